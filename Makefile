@@ -1,0 +1,47 @@
+# eventcal — the two commands that matter: `make serve` and `make test`.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+WORKERS ?= 1
+
+.PHONY: serve test lint typecheck unit bench clean lock
+
+$(STAMP): pyproject.toml requirements/lock.txt
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c requirements/lock.txt -e '.[dev]'
+	@touch $(STAMP)
+
+## Serve the API on the embedded SQLite database (./eventcal.db) at http://$(HOST):$(PORT)
+serve: $(STAMP)
+	$(BIN)/eventcal serve --host $(HOST) --port $(PORT) --workers $(WORKERS)
+
+## The whole suite: lint, format check, strict typing, import layers, tests (SQLite, and PostgreSQL when EVENTCAL_TEST_POSTGRES_URL is set)
+test: lint typecheck unit
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+	$(BIN)/lint-imports
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+## Benchmark (not part of `make test`): see bench/README.md
+bench: $(STAMP)
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
+## Re-pin every dependency after changing pyproject.toml
+lock:
+	rm -rf /tmp/eventcal-lock && $(PYTHON) -m venv /tmp/eventcal-lock
+	/tmp/eventcal-lock/bin/pip install --quiet -e '.[dev]'
+	/tmp/eventcal-lock/bin/pip freeze --exclude-editable > requirements/lock.txt
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,272 @@
+"""Declarative route arguments: one table per endpoint drives parsing, validation, the index
+route's ``args`` and the OpenAPI document.
+
+An :class:`Arg` names a parameter, its JSON-schema description for the index/doc, and a parser.
+A parser turns the raw value into the value the handler uses, or raises :class:`Invalid`. Parsers
+may be async (they can look things up in the database: validation precedes authorization in the
+original, and unknown ids are parameter errors).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from eventcal.errors import InvalidParams, MissingParams, ParamError
+
+if TYPE_CHECKING:
+    from eventcal.api.request import RequestState
+
+MISSING: Any = object()
+MAX_INT = 2**31 - 1
+MAX_STRING = 65_535
+
+
+class Invalid(Exception):
+    """Raised by a parser: the parameter's message and optional ``details`` entry."""
+
+    def __init__(
+        self,
+        message: str = "Invalid parameter.",
+        detail: Mapping[str, Any] | None = None,
+        **args: Any,
+    ) -> None:
+        super().__init__(message)
+        self.error = ParamError(message, detail, **args)
+
+
+Parser = Callable[[Any, "RequestState"], Any | Awaitable[Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Arg:
+    """One parameter of an endpoint."""
+
+    name: str
+    description: str
+    parse: Parser
+    type: str | None = None
+    """JSON-schema type shown by the index (None for the original's untyped parameters)."""
+    required: bool = False
+    default: Any = MISSING
+    """Value used when the parameter is absent; a callable computes it per request."""
+    items: Mapping[str, Any] | None = None
+    format: str | None = None
+    enum: Sequence[str] | None = None
+    location: str = "query"
+    """``query``, ``path`` or ``body`` — where the OpenAPI document places it."""
+    schema: Mapping[str, Any] | None = None
+    """OpenAPI schema of accepted values (defaults from ``type``/``items``/``enum``)."""
+    show_default: bool = True
+    is_async: bool = field(init=False, default=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_async", inspect.iscoroutinefunction(self.parse))
+
+    def default_value(self, state: RequestState) -> Any:
+        return self.default(state) if callable(self.default) else self.default
+
+    def index_entry(self, state: RequestState) -> dict[str, Any]:
+        """The parameter as the index route and OPTIONS describe it."""
+        entry: dict[str, Any] = {}
+        if self.default is not MISSING and self.show_default:
+            entry["default"] = self.default_value(state)
+        entry["description"] = self.description
+        if self.type is not None:
+            entry["type"] = self.type
+        if self.format is not None:
+            entry["format"] = self.format
+        if self.items is not None:
+            entry["items"] = dict(self.items)
+        if self.enum is not None:
+            entry["enum"] = list(self.enum)
+        entry["required"] = self.required
+        return entry
+
+
+@dataclass(slots=True)
+class Params:
+    """Parsed parameters of one request."""
+
+    values: dict[str, Any]
+    sent: frozenset[str]
+    """Names the client sent with a non-null value (not defaults)."""
+
+    def __getitem__(self, name: str) -> Any:
+        return self.values[name]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.values.get(name, default)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.sent
+
+
+async def parse_args(args: Sequence[Arg], raw: Mapping[str, Any], state: RequestState) -> Params:
+    """Required check, then every parser; all failures reported together (spec README §2.4)."""
+    missing = [
+        a.name for a in args if a.required and a.location != "path" and raw.get(a.name) is None
+    ]
+    if missing:
+        raise MissingParams(missing)
+    values: dict[str, Any] = {}
+    sent: set[str] = set()
+    errors: dict[str, ParamError] = {}
+    for arg in args:
+        if arg.location == "path":
+            continue
+        value = raw.get(arg.name)
+        if value is None:
+            if arg.default is not MISSING:
+                values[arg.name] = arg.default_value(state)
+            continue
+        try:
+            result = arg.parse(value, state)
+            if arg.is_async:
+                result = await result
+        except Invalid as exc:
+            errors[arg.name] = exc.error
+            continue
+        values[arg.name] = result
+        sent.add(arg.name)
+    if errors:
+        raise InvalidParams(errors)
+    return Params(values, frozenset(sent))
+
+
+# --- parsers ---------------------------------------------------------------------------------
+
+
+def type_error(name: str, type_name: str) -> Invalid:
+    """The original's type failure: a message and a ``rest_invalid_type`` detail."""
+    message = f"{name} is not of type {type_name}."
+    return Invalid(
+        "{param} is not of type {type}.",
+        {"code": "rest_invalid_type", "message": message, "data": {"param": name}},
+        param=name,
+        type=type_name,
+    )
+
+
+def integer(name: str) -> Parser:
+    """WordPress ``integer``: ints and integral numeric strings."""
+
+    def parse(value: Any, state: RequestState) -> int:
+        number = as_int(value)
+        if number is None:
+            raise type_error(name, "integer")
+        return number
+
+    return parse
+
+
+def as_int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if abs(value) <= MAX_INT else None
+    if isinstance(value, float) and value.is_integer():
+        return int(value) if abs(value) <= MAX_INT else None
+    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d{1,10}\s*", value):
+        number = int(value)
+        return number if abs(number) <= MAX_INT else None
+    return None
+
+
+def positive_int(value: Any, state: RequestState) -> int:
+    number = as_int(value)
+    if number is None or number <= 0:
+        raise Invalid()
+    return number
+
+
+_TRUE = {"true", "1"}
+_FALSE = {"false", "0"}
+
+
+def as_bool(value: Any) -> bool | None:
+    """WordPress ``boolean``: JSON booleans, 1/0 and the strings true/false/1/0."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str):
+        lowered = value.strip().lower()
+        if lowered in _TRUE:
+            return True
+        if lowered in _FALSE:
+            return False
+    return None
+
+
+def boolean(name: str) -> Parser:
+    def parse(value: Any, state: RequestState) -> bool:
+        result = as_bool(value)
+        if result is None:
+            raise type_error(name, "boolean")
+        return result
+
+    return parse
+
+
+_TRUTHY = {"1", "yes", "y", "true", "on", "enable", "enabled"}
+
+
+def truthy(value: Any) -> bool:
+    """The plugin's own truthiness (``tribe_is_truthy``)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float):
+        return value != 0
+    if isinstance(value, str):
+        return value.strip().lower() in _TRUTHY
+    return False
+
+
+def string(name: str, *, max_length: int = MAX_STRING, allow_empty: bool = True) -> Parser:
+    """A string (``"0"`` counts as non-empty, unlike the original: see DEVIATIONS)."""
+
+    def parse(value: Any, state: RequestState) -> str:
+        if not isinstance(value, str):
+            raise type_error(name, "string")
+        if "\x00" in value:
+            raise Invalid("{param} must not contain NUL characters.", param=name)
+        if len(value) > max_length:
+            raise Invalid("{param} is longer than {max} characters.", param=name, max=max_length)
+        if not allow_empty and value == "":
+            raise Invalid()
+        return value
+
+    return parse
+
+
+def non_empty_string(name: str, *, max_length: int = MAX_STRING) -> Parser:
+    return string(name, max_length=max_length, allow_empty=False)
+
+
+def csv_items(value: Any) -> list[Any] | None:
+    """A list, or a CSV string split and trimmed with empty items dropped (spec §2.3)."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return [value]
+    return None
+
+
+def positive_int_list(value: Any, state: RequestState) -> list[int]:
+    items = csv_items(value)
+    if not items or len(items) > 500:
+        raise Invalid()
+    numbers = []
+    for item in items:
+        number = as_int(item)
+        if number is None or number <= 0:
+            raise Invalid()
+        if number not in numbers:
+            numbers.append(number)
+    return numbers

@@ -1,0 +1,211 @@
+"""Parsers and arguments shared by several collections."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from eventcal.api.args import Arg, Invalid, Parser, as_int, csv_items, string
+from eventcal.api.request import RequestState
+from eventcal.errors import ApiError
+from eventcal.i18n import LANGUAGES
+from eventcal.services import dates as date_service
+from eventcal.services import media as media_service
+from eventcal.services import users as user_service
+from eventcal.services.cost import normalise_cost_input
+from eventcal.services.linked import LinkedItem, parse_linked
+from eventcal.services.media import ImageRef
+from eventcal.services.permissions import Actor
+from eventcal.services.terms import TermValue, split_term_values
+from eventcal.timezones import canonical_timezone_name
+
+POST_STATUSES = ("publish", "future", "draft", "pending", "private", "trash")
+
+
+def translation_language(value: Any, state: RequestState) -> str:
+    """``en``, ``de`` or ``es`` (the seed's values; anything else is refused)."""
+    if not isinstance(value, str) or value not in LANGUAGES:
+        raise Invalid(
+            "{param} is not one of {values}.",
+            param="translation_language",
+            values="en, de, and es",
+        )
+    return value
+
+
+TRANSLATION_LANGUAGE = Arg(
+    "translation_language",
+    "The language of the content (en, de or es)",
+    translation_language,
+    type="string",
+    enum=LANGUAGES,
+)
+
+
+def time_value(value: Any, state: RequestState) -> Any:
+    """A date-time the original's ``strtotime`` would read; the raw value is kept (services
+    interpret it in the right time zone)."""
+    if date_service.parse_time(value, state.site.zone, state.now) is None:
+        raise Invalid()
+    return value
+
+
+def site_time(value: Any, state: RequestState) -> datetime:
+    """A date-time read in the site's zone (naive, site-local)."""
+    parsed = date_service.parse_time(value, state.site.zone, state.now)
+    if parsed is None:
+        raise Invalid()
+    return parsed
+
+
+def utc_time(value: Any, state: RequestState) -> datetime:
+    """A date-time read as UTC (naive UTC wall-clock)."""
+    parsed = date_service.parse_time(value, UTC, state.now)
+    if parsed is None:
+        raise Invalid()
+    return parsed
+
+
+def timezone_or_empty(value: Any, state: RequestState) -> str:
+    if not isinstance(value, str):
+        raise Invalid()
+    if value.strip() == "":
+        return ""
+    canonical = canonical_timezone_name(value)
+    if canonical is None:
+        raise Invalid()
+    return canonical
+
+
+def post_status(value: Any, state: RequestState) -> str:
+    if not isinstance(value, str) or value not in POST_STATUSES:
+        raise Invalid()
+    return value
+
+
+def url_or_empty(value: Any, state: RequestState) -> str:
+    """``""`` or an absolute http(s) URL (other schemes are refused: see DEVIATIONS)."""
+    if not isinstance(value, str):
+        raise Invalid()
+    url = value.strip()
+    if url and not media_service.is_http_url(url):
+        raise Invalid()
+    return url
+
+
+async def user_id(value: Any, state: RequestState) -> int:
+    number = as_int(value)
+    if number is None or number <= 0 or not await user_service.user_exists(state.conn, number):
+        raise Invalid()
+    return number
+
+
+async def image(value: Any, state: RequestState) -> ImageRef:
+    ref = await media_service.resolve_image(state.conn, value, state.actor)
+    if ref is None:
+        raise Invalid()
+    return ref
+
+
+def cost(value: Any, state: RequestState) -> list[str]:
+    values = normalise_cost_input(value)
+    if values is None:
+        raise Invalid()
+    return values
+
+
+def term_values(value: Any, state: RequestState) -> list[TermValue]:
+    """Categories/tags of a write: ids, slugs or names; ``""``/``[]`` means none."""
+    values = split_term_values(value)
+    if values is None or len(values) > 100:
+        raise Invalid()
+    return values
+
+
+def linked(
+    kind: str, *, allow_csv: bool, validate_inline: Callable[[dict[str, Any], Actor], bool]
+) -> Parser:
+    """Venue/organizer links of a write: ids must exist; inline objects must be creatable."""
+    from eventcal.services import linked as linked_service
+
+    async def parse(value: Any, state: RequestState) -> list[LinkedItem]:
+        items = parse_linked(value, allow_csv=allow_csv)
+        if items is None:
+            raise Invalid()
+        if await linked_service.missing_ids(state.conn, kind, items):
+            raise Invalid()
+        for item in items:
+            if item.data is not None and not validate_inline(dict(item.data), state.actor):
+                raise Invalid()
+        return items
+
+    return parse
+
+
+def status_list(value: Any, state: RequestState) -> list[str]:
+    """Archive ``status``: one status, a list or CSV; callers who cannot edit may ask for
+    ``publish`` only."""
+    from eventcal.services.events import status_request_allowed
+
+    items = csv_items(value)
+    if not items or not all(isinstance(i, str) for i in items):
+        raise Invalid()
+    statuses = list(dict.fromkeys(items))
+    if not status_request_allowed(state.actor, statuses):
+        raise Invalid()
+    return statuses
+
+
+def number(value: Any, state: RequestState) -> float:
+    if isinstance(value, bool):
+        raise Invalid()
+    try:
+        result = float(value)
+    except (TypeError, ValueError):
+        raise Invalid() from None
+    if not math.isfinite(result):
+        raise Invalid()
+    return result
+
+
+_password = string("password", max_length=255, allow_empty=False)
+
+
+def password(value: Any, state: RequestState) -> str:
+    return str(_password(value, state))
+
+
+def _ignored(value: Any, state: RequestState) -> None:
+    """Path parameters come from the path only; a body or query value of the same name is
+    ignored (DEVIATIONS #3)."""
+    return
+
+
+def path_arg(name: str, description: str, type_name: str) -> Arg:
+    """A path parameter (``{id}``, ``{slug}``), listed by the index and the OpenAPI document."""
+    return Arg(
+        name,
+        description,
+        _ignored,
+        type=type_name,
+        required=True,
+        location="path",
+        show_default=False,
+    )
+
+
+def path_id(state: RequestState) -> int:
+    """The ``{id}`` path parameter (digits); ids beyond the id space name nothing."""
+    text = state.path_params["id"]
+    return int(text) if len(text) <= 10 else 0
+
+
+def forbidden(actor: Actor) -> ApiError:
+    """401 for anonymous callers, 403 for authenticated ones (the original's rule)."""
+    return ApiError(
+        "rest_forbidden",
+        "Sorry, you are not allowed to do that.",
+        401 if actor.is_anonymous else 403,
+    )

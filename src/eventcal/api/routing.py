@@ -1,0 +1,424 @@
+"""The namespace router: matching, the original's generic REST behaviour, one transaction per
+write request, and the response.
+
+Generic behaviour (spec README §9): trailing slashes ignored, case-insensitive paths, 404
+``rest_no_route`` for unknown paths *and* unregistered methods, HEAD as GET without a body,
+OPTIONS describing the route, ``_method``/``X-HTTP-Method-Override`` on POST, ``_fields``,
+``_envelope``, and an ``Allow`` header listing what the caller may do on the route.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
+from eventcal.api.args import Arg, Params, parse_args
+from eventcal.api.errors import error_body, internal_error_body, no_route
+from eventcal.api.params import (
+    BodyError,
+    is_form_type,
+    is_json_type,
+    merge_sources,
+    parse_json_body,
+    parse_query,
+    php_pairs_to_dict,
+)
+from eventcal.api.request import RequestState
+from eventcal.errors import ApiError, ServiceUnavailable
+from eventcal.services import users as user_service
+from eventcal.services.context import NAMESPACE, Site, Urls
+from eventcal.services.permissions import ANONYMOUS, Actor
+from eventcal.storage.db import Database, DatabaseUnavailable
+
+log = logging.getLogger("eventcal.api")
+
+PREFIX = "/" + NAMESPACE
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+OVERRIDABLE = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
+JSON_TYPE = "application/json; charset=UTF-8"
+BASE_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    # The original does not expose X-TEC-Total*: browsers on other origins could not read them.
+    "Access-Control-Expose-Headers": (
+        "X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages"
+    ),
+    "Access-Control-Allow-Headers": (
+        "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type"
+    ),
+}
+ENVELOPE_HEADERS = ("Allow", "X-TEC-Total", "X-TEC-TotalPages", "Location", "Retry-After")
+NO_CACHE_HEADERS = {
+    "Expires": "Wed, 11 Jan 1984 05:00:00 GMT",
+    "Cache-Control": "no-cache, must-revalidate, max-age=0, no-store, private",
+}
+
+
+@dataclass(slots=True)
+class Reply:
+    """What a handler returns."""
+
+    body: Any
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+Handler = Callable[[RequestState, Params], Awaitable[Reply]]
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """One handler group of a route (the original groups POST, PUT and PATCH)."""
+
+    methods: tuple[str, ...]
+    handler: Handler
+    args: tuple[Arg, ...] = ()
+    allowed: Callable[[Actor], bool] = lambda actor: True
+    """Type-level permission: decides the ``Allow`` header (per-item checks are in handlers)."""
+    summary: str = ""
+    responses: dict[int, str] = field(default_factory=dict)
+    response_schema: Any = None
+    """OpenAPI schema of the success body (a dict, or None for no body)."""
+    success_status: int = 200
+    writes: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """A path of the namespace and its endpoints, in the original's registration order."""
+
+    pattern: str
+    """The original's route regex relative to the namespace, e.g. ``/events/(?P<id>\\d+)``."""
+    endpoints: tuple[Endpoint, ...]
+    doc_path: str
+    """The OpenAPI path, e.g. ``/events/{id}``."""
+    regex: re.Pattern[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "regex", re.compile(f"^{self.pattern}$", re.IGNORECASE))
+
+    @property
+    def methods(self) -> list[str]:
+        return [m for e in self.endpoints for m in e.methods]
+
+    @property
+    def has_variables(self) -> bool:
+        return "(?P<" in self.pattern
+
+    def endpoint_for(self, method: str) -> Endpoint | None:
+        for endpoint in self.endpoints:
+            if method in endpoint.methods:
+                return endpoint
+        return None
+
+    def allow(self, actor: Actor) -> str:
+        return ", ".join(m for e in self.endpoints if e.allowed(actor) for m in e.methods)
+
+    def describe(self, state: RequestState, urls: Urls) -> dict[str, Any]:
+        """The route as the index and OPTIONS show it."""
+        data: dict[str, Any] = {
+            "namespace": NAMESPACE,
+            "methods": self.methods,
+            "endpoints": [
+                {
+                    "methods": list(e.methods),
+                    "args": {a.name: a.index_entry(state) for a in e.args} or [],
+                }
+                for e in self.endpoints
+            ],
+        }
+        if not self.has_variables:
+            data["_links"] = {"self": [{"href": f"{urls.rest}{self.pattern}"}]}
+        return data
+
+
+class BodyTooLarge(ApiError):
+    status = 413
+
+
+@dataclass(slots=True)
+class Services:
+    """What the router needs from the application."""
+
+    database: Database
+    site: Site
+    public_url: str | None
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+    max_body_bytes: int = 1_048_576
+    _urls: dict[str, Urls] = field(default_factory=dict)
+
+    def urls_for(self, request: Request) -> Urls:
+        base = self.public_url or str(request.base_url).rstrip("/")
+        urls = self._urls.get(base)
+        if urls is None:
+            if len(self._urls) > 64:
+                self._urls.clear()
+            urls = self._urls[base] = Urls.build(base)
+        return urls
+
+
+class Router:
+    """ASGI app serving the ``cal/events/v1`` namespace."""
+
+    def __init__(self, routes: Sequence[Route], services: Services) -> None:
+        self.routes = tuple(routes)
+        self.services = services
+
+    def match(self, relative: str) -> tuple[Route, dict[str, str]] | None:
+        for route in self.routes:
+            found = route.regex.match(relative)
+            if found:
+                return route, found.groupdict()
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope, receive)
+        started = time.perf_counter()
+        response = await self.respond(request)
+        await response(scope, receive, send)
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug(
+                "%s %s %s %.1fms",
+                request.method,
+                request.url.path,
+                response.status_code,
+                (time.perf_counter() - started) * 1000,
+            )
+
+    async def respond(self, request: Request) -> Response:
+        language = self.services.site.default_language
+        query = parse_query(request.scope.get("query_string", b""))
+        envelope = "_envelope" in query
+        try:
+            return await self._dispatch(request, query, envelope)
+        except ApiError as exc:
+            body = error_body(exc, language)
+            if envelope:
+                inner = {k: v for k, v in exc.headers.items() if k in ENVELOPE_HEADERS}
+                return _json_response(
+                    {"body": body, "status": exc.status, "headers": inner}, 200, {}
+                )
+            return _json_response(body, exc.status, exc.headers)
+        except DatabaseUnavailable:
+            log.exception("database unavailable")
+            error = ServiceUnavailable(
+                "db_unavailable",
+                "The database is unavailable. Try again shortly.",
+                headers={"Retry-After": "5"},
+            )
+            return _json_response(error_body(error, language), 503, error.headers)
+        except Exception:
+            log.exception("unhandled error on %s %s", request.method, request.url.path)
+            return _json_response(internal_error_body(), 500, {})
+
+    async def _dispatch(self, request: Request, query: dict[str, Any], envelope: bool) -> Response:
+        services = self.services
+        path = request.url.path
+        method = request.method.upper()
+        if method == "POST":
+            override = query.get("_method") or request.headers.get("x-http-method-override")
+            if isinstance(override, str) and override.upper() in OVERRIDABLE:
+                method = override.upper()
+
+        lowered = path.lower().rstrip("/")
+        if not (lowered == PREFIX or lowered.startswith(PREFIX + "/")):
+            raise no_route()
+        matched = self.match(path.rstrip("/")[len(PREFIX) :])
+
+        actor = await self._authenticate(request)
+        headers = dict(NO_CACHE_HEADERS) if not actor.is_anonymous else {}
+        if matched is None:
+            raise _add_headers(no_route(), headers)
+        route, path_params = matched
+        urls = services.urls_for(request)
+        now = services.clock()
+        headers["Allow"] = route.allow(actor)
+
+        if method == "OPTIONS":
+            async with services.database.read() as conn:
+                state = self._state(
+                    method=method,
+                    path_params=path_params,
+                    raw=query,
+                    actor=actor,
+                    urls=urls,
+                    now=now,
+                    conn=conn,
+                )
+                body = route.describe(state, urls)
+            return self._finish(Reply(body), headers, envelope, None, head=False)
+
+        head = method == "HEAD"
+        endpoint = route.endpoint_for("GET" if head else method)
+        if endpoint is None:
+            del headers["Allow"]
+            raise _add_headers(no_route(), headers)
+        try:
+            raw = query
+            if method in BODY_METHODS:
+                raw = merge_sources(*await self._read_body(request), query)
+            database = services.database
+            context = database.transaction() if endpoint.writes else database.read()
+            async with context as conn:
+                state = self._state(
+                    method=method,
+                    path_params=path_params,
+                    raw=raw,
+                    actor=actor,
+                    urls=urls,
+                    now=now,
+                    conn=conn,
+                )
+                params = await parse_args(endpoint.args, raw, state)
+                reply = await endpoint.handler(state, params)
+        except ApiError as exc:
+            raise _add_headers(exc, headers) from None
+        return self._finish(reply, headers, envelope, query.get("_fields"), head=head)
+
+    def _state(
+        self,
+        *,
+        method: str,
+        path_params: dict[str, str],
+        raw: dict[str, Any],
+        actor: Actor,
+        urls: Urls,
+        now: datetime,
+        conn: Any,
+    ) -> RequestState:
+        return RequestState(
+            method=method,
+            path_params=path_params,
+            query=raw,
+            actor=actor,
+            site=self.services.site,
+            urls=urls,
+            now=now,
+            conn=conn,
+            language=self.services.site.default_language,
+        )
+
+    def _finish(
+        self, reply: Reply, headers: dict[str, str], envelope: bool, fields: Any, *, head: bool
+    ) -> Response:
+        body = reply.body
+        if fields is not None and 200 <= reply.status < 300:
+            body = filter_fields(body, fields)
+        all_headers = {**headers, **reply.headers}
+        if envelope:
+            envelope_headers = {"Allow": headers.get("Allow", ""), **reply.headers}
+            body = {"body": body, "status": reply.status, "headers": envelope_headers}
+            return _json_response(body, 200, all_headers, head=head)
+        return _json_response(body, reply.status, all_headers, head=head)
+
+    async def _authenticate(self, request: Request) -> Actor:
+        header = request.headers.get("authorization")
+        if not header or header[:6].lower() != "basic ":
+            return ANONYMOUS
+        try:
+            decoded = base64.b64decode(header[6:].strip(), validate=True).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError):
+            return ANONYMOUS
+        login, sep, password = decoded.partition(":")
+        if not sep:
+            return ANONYMOUS
+        async with self.services.database.read() as conn:
+            user = await user_service.authenticate(conn, login, password)
+        return user.actor()
+
+    async def _read_body(self, request: Request) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(JSON params, form params) of the body; 413 beyond the size limit."""
+        limit = self.services.max_body_bytes
+        declared = request.headers.get("content-length")
+        if declared and declared.isdigit() and int(declared) > limit:
+            raise _too_large(limit)
+        content_type = request.headers.get("content-type", "")
+        if content_type.lower().startswith("multipart/form-data"):
+            form = await request.form(max_files=10, max_fields=1000)
+            pairs = [(k, v) for k, v in form.multi_items() if isinstance(v, str)]
+            return {}, php_pairs_to_dict(pairs)
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise _too_large(limit)
+            chunks.append(chunk)
+        body = b"".join(chunks)
+        if is_json_type(content_type):
+            try:
+                return parse_json_body(body), {}
+            except BodyError as exc:
+                error = ApiError(
+                    "rest_invalid_json",
+                    "Invalid JSON body passed.",
+                    400,
+                    data={"json_error_code": 4, "json_error_message": "Syntax error"},
+                )
+                raise error from exc
+        if is_form_type(content_type):
+            return {}, parse_query(body)
+        return {}, {}
+
+
+def _too_large(limit: int) -> ApiError:
+    return BodyTooLarge(
+        "rest_request_too_large",
+        "The request body is larger than {limit} bytes.",
+        413,
+        limit=limit,
+    )
+
+
+def _add_headers(error: ApiError, headers: dict[str, str]) -> ApiError:
+    error.headers = {**headers, **error.headers}
+    return error
+
+
+def _json_response(
+    body: Any, status: int, headers: dict[str, str], *, head: bool = False
+) -> Response:
+    content = b"" if head else orjson.dumps(body)
+    response = Response(content, status_code=status, media_type=None)
+    response.headers.update(BASE_HEADERS)
+    response.headers["Content-Type"] = JSON_TYPE
+    response.headers.update(headers)
+    return response
+
+
+def filter_fields(body: Any, fields: Any) -> Any:
+    """``_fields=a,b,c.d``: keep only the listed keys (dot paths select nested keys)."""
+    names = [
+        f.strip()
+        for f in (fields if isinstance(fields, list) else str(fields).split(","))
+        if str(f).strip()
+    ]
+    if not names:
+        return body
+    if isinstance(body, list):
+        return [filter_fields(item, names) for item in body]
+    if not isinstance(body, dict):
+        return body
+    result: dict[str, Any] = {}
+    for name in names:
+        head, _, rest = str(name).partition(".")
+        if head not in body:
+            continue
+        if not rest:
+            result[head] = body[head]
+        elif isinstance(body[head], dict):
+            nested = filter_fields(body[head], [rest])
+            existing = result.get(head)
+            result[head] = {**existing, **nested} if isinstance(existing, dict) else nested
+    return result

@@ -1,0 +1,104 @@
+"""Settings: one typed object built from the ``EVENTCAL_*`` environment variables.
+
+This module is the only reader of ``os.environ``. Everything else receives a :class:`Settings`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from urllib.parse import urlsplit
+
+from eventcal.errors import ConfigError
+from eventcal.i18n import LANGUAGES
+from eventcal.timezones import resolve_timezone
+
+DEFAULT_DATABASE_URL = "sqlite:///./eventcal.db"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Site settings (spec README §11) and deployment settings."""
+
+    database_url: str = DEFAULT_DATABASE_URL
+    """SQLAlchemy-style URL: ``sqlite:///path.db`` (embedded default) or ``postgresql://…``."""
+    site_timezone: str = "UTC"
+    """IANA zone or ``UTC±h`` offset used for site-local dates and as the default event zone."""
+    posts_per_page: int = 10
+    """Default ``per_page`` of every archive."""
+    public_url: str | None = None
+    """Base of the URLs the API returns (``rest_url``, ``url``); else taken from the request."""
+    default_language: str = "en"
+    currency_symbol: str = "$"
+    currency_position: str = "prefix"
+    db_pool_size: int = 10
+    """PostgreSQL connections per process."""
+    sqlite_busy_timeout_ms: int = 10_000
+    log_level: str = "INFO"
+    extra: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+    def with_overrides(self, **changes: object) -> Settings:
+        """Return a copy with some fields changed (tests and the CLI use it)."""
+        settings = replace(self, **changes)  # type: ignore[arg-type]
+        settings.validate()
+        return settings
+
+    def validate(self) -> None:
+        """Refuse values the service cannot run with, with a message naming the variable."""
+        scheme = urlsplit(self.database_url).scheme
+        if not (scheme.startswith(("sqlite", "postgres"))):
+            raise ConfigError(
+                "EVENTCAL_DATABASE_URL must start with sqlite:/// or postgresql://, "
+                f"got {self.database_url!r}"
+            )
+        if resolve_timezone(self.site_timezone) is None:
+            raise ConfigError(f"EVENTCAL_SITE_TIMEZONE: unknown time zone {self.site_timezone!r}")
+        if self.posts_per_page < 1:
+            raise ConfigError("EVENTCAL_POSTS_PER_PAGE must be a positive integer")
+        if self.public_url is not None:
+            parts = urlsplit(self.public_url)
+            if parts.scheme not in ("http", "https") or not parts.netloc:
+                raise ConfigError(
+                    f"EVENTCAL_PUBLIC_URL must be an absolute http(s) URL, got {self.public_url!r}"
+                )
+        if self.default_language not in LANGUAGES:
+            raise ConfigError(f"EVENTCAL_DEFAULT_LANGUAGE must be one of {', '.join(LANGUAGES)}")
+        if self.currency_position not in ("prefix", "postfix"):
+            raise ConfigError("EVENTCAL_CURRENCY_POSITION must be prefix or postfix")
+        if self.db_pool_size < 1:
+            raise ConfigError("EVENTCAL_DB_POOL_SIZE must be a positive integer")
+
+
+def _int(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be an integer, got {raw!r}") from None
+
+
+def load_settings(env: Mapping[str, str] | None = None) -> Settings:
+    """Build the settings from the environment (or from ``env`` when given)."""
+    source = os.environ if env is None else env
+    public_url = source.get("EVENTCAL_PUBLIC_URL") or None
+    settings = Settings(
+        database_url=source.get("EVENTCAL_DATABASE_URL") or DEFAULT_DATABASE_URL,
+        site_timezone=source.get("EVENTCAL_SITE_TIMEZONE") or "UTC",
+        posts_per_page=_int(source, "EVENTCAL_POSTS_PER_PAGE", 10),
+        public_url=public_url.rstrip("/") if public_url else None,
+        default_language=source.get("EVENTCAL_DEFAULT_LANGUAGE") or "en",
+        currency_symbol=source.get("EVENTCAL_CURRENCY_SYMBOL", "$"),
+        currency_position=source.get("EVENTCAL_CURRENCY_POSITION") or "prefix",
+        db_pool_size=_int(source, "EVENTCAL_DB_POOL_SIZE", 10),
+        sqlite_busy_timeout_ms=_int(source, "EVENTCAL_SQLITE_BUSY_TIMEOUT_MS", 10_000),
+        log_level=(source.get("EVENTCAL_LOG_LEVEL") or "INFO").upper(),
+    )
+    settings.validate()
+    return settings

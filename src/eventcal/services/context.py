@@ -1,0 +1,82 @@
+"""What every service call needs: the connection, the caller, the site settings, the clock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from urllib.parse import urlsplit
+
+from eventcal.services.permissions import Actor
+from eventcal.storage.db import Connection
+from eventcal.timezones import resolve_timezone
+
+NAMESPACE = "cal/events/v1"
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """Site settings as services see them (built once from the app settings)."""
+
+    timezone_name: str
+    zone: tzinfo
+    posts_per_page: int
+    currency_symbol: str
+    currency_position: str
+    default_language: str
+
+    @classmethod
+    def build(
+        cls,
+        timezone_name: str,
+        posts_per_page: int,
+        currency_symbol: str = "$",
+        currency_position: str = "prefix",
+        default_language: str = "en",
+    ) -> Site:
+        zone = resolve_timezone(timezone_name)
+        if zone is None:
+            raise ValueError(f"unknown time zone {timezone_name!r}")
+        return cls(
+            timezone_name=timezone_name,
+            zone=zone,
+            posts_per_page=posts_per_page,
+            currency_symbol=currency_symbol,
+            currency_position=currency_position,
+            default_language=default_language,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Urls:
+    """The URLs responses carry, from the public base URL (``https://example.org``).
+
+    ``home`` starts public pages (``{home}/event/{slug}/``); ``rest`` is the namespace root
+    (``{home}/cal/events/v1``); ``global_id`` prefixes are the host without port plus the path.
+    """
+
+    home: str
+    rest: str
+    global_id_base: str
+
+    @classmethod
+    def build(cls, public_url: str) -> Urls:
+        base = public_url.rstrip("/")
+        parts = urlsplit(base)
+        host = parts.hostname or ""
+        return cls(home=base, rest=f"{base}/{NAMESPACE}", global_id_base=f"{host}{parts.path}")
+
+    def global_id(self, item_id: int) -> str:
+        return f"{self.global_id_base}?id={item_id}"
+
+
+@dataclass(slots=True)
+class Call:
+    """One request's view of the world, passed explicitly to services."""
+
+    conn: Connection
+    actor: Actor
+    site: Site
+    urls: Urls
+    now: datetime
+    """The current UTC instant (aware) — one clock reading per request."""
+    language: str = "en"

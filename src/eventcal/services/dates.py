@@ -1,0 +1,154 @@
+"""Reading dates the way the original does (PHP ``strtotime``), and writing them its way.
+
+Accepted: Unix timestamps (digits), ISO 8601 dates and date-times (with or without an offset),
+and English phrases such as ``tomorrow 9am``, ``next wednesday 4pm``, ``+5 days 11am``. Phrases go
+to ``dateparser`` (a maintained parser); the common numeric forms never reach it.
+
+Every function returns *naive wall-clock* datetimes in the zone it was given, because that is
+what the original stores and compares. A timestamp or an ISO string with an offset is an instant
+and is converted into that zone (the original stored a timestamp's UTC wall-clock as local time;
+see DEVIATIONS).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta, tzinfo
+from typing import Any
+
+from eventcal.timezones import to_local
+
+MAX_DATE_TEXT = 100
+DATETIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+ZERO_DATE = "0000-00-00 00:00:00"
+
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_ISO_DATETIME = re.compile(
+    r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$"
+)
+# Phrases naming a day reset the time to midnight in strtotime ("tomorrow" is 00:00 tomorrow),
+# unless the phrase also names a time.
+_DAY_WORDS = re.compile(
+    r"\b(today|tomorrow|yesterday|midnight|mon(day)?|tue(sday)?|wed(nesday)?|thu(rsday)?"
+    r"|fri(day)?|sat(urday)?|sun(day)?)\b",
+    re.IGNORECASE,
+)
+_TIME_WORDS = re.compile(r"(\d\s*(am|pm)\b)|(\d{1,2}:\d{2})|\bnoon\b|\bnow\b", re.IGNORECASE)
+
+_MIN_YEAR = 1000
+_MAX_YEAR = 9999
+
+
+def _in_range(value: datetime) -> bool:
+    return _MIN_YEAR <= value.year <= _MAX_YEAR
+
+
+def parse_time(value: Any, zone: tzinfo, now: datetime) -> datetime | None:
+    """A naive wall-clock datetime in ``zone``, or None when the value is not a time.
+
+    ``now`` is the current UTC instant (aware); relative phrases count from it.
+    """
+    if isinstance(value, bool):
+        return None
+    try:
+        if isinstance(value, int | float):
+            return _from_timestamp(value, zone)
+        if not isinstance(value, str):
+            return None
+        text = value.strip()
+        if not text or len(text) > MAX_DATE_TEXT:
+            return None
+        if text.isdigit():
+            return _from_timestamp(int(text), zone)
+        if _ISO_DATE.match(text) or _ISO_DATETIME.match(text):
+            parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+            if parsed.tzinfo is not None:
+                parsed = to_local(parsed, zone)
+            parsed = parsed.replace(microsecond=0)
+            return parsed if _in_range(parsed) else None
+        return _parse_phrase(text, zone, now)
+    except (ValueError, OverflowError, OSError):
+        return None
+
+
+def _from_timestamp(value: float, zone: tzinfo) -> datetime | None:
+    instant = datetime.fromtimestamp(int(value), UTC)
+    local = to_local(instant, zone)
+    return local if _in_range(local) else None
+
+
+def _parse_phrase(text: str, zone: tzinfo, now: datetime) -> datetime | None:
+    import dateparser
+
+    base = to_local(now, zone).replace(microsecond=0)
+    parsed = dateparser.parse(
+        text,
+        languages=["en"],
+        settings={
+            "RELATIVE_BASE": base,
+            "PREFER_DATES_FROM": "future",
+            "RETURN_AS_TIMEZONE_AWARE": False,
+            "STRICT_PARSING": False,
+        },
+    )
+    if parsed is None:
+        return None
+    if _DAY_WORDS.search(text) and not _TIME_WORDS.search(text):
+        parsed = parsed.replace(hour=0, minute=0, second=0)
+    parsed = parsed.replace(microsecond=0)
+    return parsed if _in_range(parsed) else None
+
+
+def warm_up() -> None:
+    """Load dateparser's language data now rather than on the first request (about 100 ms)."""
+    _parse_phrase("tomorrow 9am", UTC, datetime.now(UTC))
+
+
+def start_of_day(value: datetime) -> datetime:
+    return value.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def end_of_day(value: datetime) -> datetime:
+    return value.replace(hour=23, minute=59, second=59, microsecond=0)
+
+
+def format_datetime(value: datetime) -> str:
+    """``YYYY-MM-DD HH:MM:SS``, the only date-time format of the responses."""
+    return (
+        f"{value.year:04d}-{value.month:02d}-{value.day:02d} "
+        f"{value.hour:02d}:{value.minute:02d}:{value.second:02d}"
+    )
+
+
+def date_details(text: str) -> dict[str, str]:
+    """``{"year": "2017", "month": "01", …}`` from a formatted date-time (all strings)."""
+    return {
+        "year": text[0:4],
+        "month": text[5:7],
+        "day": text[8:10],
+        "hour": text[11:13],
+        "minutes": text[14:16],
+        "seconds": text[17:19],
+    }
+
+
+def iso_with_offset(local: datetime, zone: tzinfo) -> str:
+    """``2017-01-05T14:23:36-05:00`` for JSON-LD."""
+    aware = local.replace(tzinfo=zone)
+    return aware.isoformat(timespec="seconds")
+
+
+def default_archive_window(now: datetime, site_zone: tzinfo) -> tuple[datetime, datetime]:
+    """The events archive's default ``start_date`` and ``end_date`` (site-local, naive).
+
+    Start: the site-local time of "yesterday 23:59 UTC" (spec events §2.2); end: now + 24 months.
+    """
+    yesterday_utc = (now.astimezone(UTC) - timedelta(days=1)).replace(
+        hour=23, minute=59, second=0, microsecond=0
+    )
+    start = to_local(yesterday_utc, site_zone)
+    local_now = to_local(now, site_zone).replace(microsecond=0)
+    year, month = local_now.year + 2, local_now.month
+    day = min(local_now.day, 28) if month == 2 else local_now.day
+    end = local_now.replace(year=year, day=day)
+    return start, end

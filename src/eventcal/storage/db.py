@@ -1,0 +1,509 @@
+"""Database access: SQLAlchemy Core statements, compiled once, run on the drivers directly.
+
+Measured on this machine, a SQLAlchemy execution costs more than the query itself on a 10-event
+page, and a thread or ``aiosqlite`` hop costs more again. So statements are built with
+SQLAlchemy Core (portable, no SQL strings), compiled once per dialect and cached, and executed
+by ``sqlite3`` inline or by ``asyncpg``.
+
+* SQLite (embedded default): one read connection and one write connection per process, WAL,
+  ``synchronous=FULL`` (an acknowledged write survives a power cut), foreign keys on. Writers in
+  one process queue on an asyncio lock; across processes SQLite's own lock and ``busy_timeout``.
+* PostgreSQL: an ``asyncpg`` pool; a transaction per write request.
+
+Services receive a :class:`Connection` and never commit: the HTTP layer opens one transaction per
+write request and commits once, or rolls back on any error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+from abc import ABC, abstractmethod
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from datetime import UTC, date, datetime
+from typing import Any, Protocol
+from urllib.parse import unquote, urlsplit
+
+import orjson
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql as pg_dialects
+from sqlalchemy.dialects import sqlite as sqlite_dialects
+from sqlalchemy.engine.interfaces import Dialect
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.expression import ClauseElement, Executable
+
+
+class Row(Protocol):
+    """A result row: values by column name (``sqlite3.Row`` and ``asyncpg.Record`` both fit)."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+    def keys(self) -> Iterable[str]: ...
+
+
+class StorageError(Exception):
+    """Base of the errors the storage layer raises."""
+
+
+class UniqueViolation(StorageError):
+    """An insert or update broke a unique constraint (for example a live slug)."""
+
+
+class ForeignKeyViolation(StorageError):
+    """A row referenced something that does not exist (any more)."""
+
+
+class DatabaseUnavailable(StorageError):
+    """The database cannot be reached."""
+
+
+# --- IN lists that do not change the statement text --------------------------------------------
+
+
+class in_values(ColumnElement[bool]):  # noqa: N801 - reads like a SQL function in statements
+    """``column IN (<list parameter>)`` with a single parameter, so statements stay cacheable.
+
+    SQLite: ``column IN (SELECT value FROM json_each(?))`` with a JSON array.
+    PostgreSQL: ``column = ANY($1::INTEGER[])`` with a native array.
+    """
+
+    inherit_cache = True
+    type = sa.Boolean()
+
+    def __init__(self, column: ColumnElement[Any], name: str, item_type: Any = None) -> None:
+        self.column = column
+        self.item_type = item_type if item_type is not None else column.type
+        self.param = sa.bindparam(name, type_=pg_dialects.ARRAY(self.item_type))
+
+
+@compiles(in_values, "sqlite")
+def _in_values_sqlite(element: in_values, compiler: Any, **kw: Any) -> str:
+    column = compiler.process(element.column, **kw)
+    param = compiler.process(element.param, **kw)
+    # Both parts are compiler output (a column name and a placeholder), never client data.
+    return f"{column} IN (SELECT value FROM json_each({param}))"  # noqa: S608
+
+
+@compiles(in_values, "postgresql")
+def _in_values_postgresql(element: in_values, compiler: Any, **kw: Any) -> str:
+    column = compiler.process(element.column, **kw)
+    param = compiler.process(element.param, **kw)
+    return f"{column} = ANY({param})"
+
+
+# --- compiled statement cache ------------------------------------------------------------------
+
+
+class _Compiled:
+    __slots__ = ("defaults", "names", "sql")
+
+    def __init__(self, sql: str, names: Sequence[str], defaults: Mapping[str, Any]) -> None:
+        self.sql = sql
+        self.names = tuple(names)
+        self.defaults = dict(defaults)
+
+
+class _CompileCache:
+    """Compiled SQL per statement object. Statements are module constants or come from
+    ``functools.lru_cache`` builders, so the set is bounded; the LRU bound is a safety net."""
+
+    def __init__(self, dialect: Dialect, size: int = 2048) -> None:
+        self.dialect = dialect
+        self.size = size
+        self._cache: OrderedDict[ClauseElement, _Compiled] = OrderedDict()
+
+    def get(self, stmt: ClauseElement) -> _Compiled:
+        compiled = self._cache.get(stmt)
+        if compiled is None:
+            result = stmt.compile(dialect=self.dialect)
+            names: Sequence[str] = getattr(result, "positiontup", None) or ()
+            compiled = _Compiled(result.string, names, result.params)
+            self._cache[stmt] = compiled
+            if len(self._cache) > self.size:
+                self._cache.popitem(last=False)
+        return compiled
+
+
+def _sqlite_value(value: Any) -> Any:
+    if isinstance(value, datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(UTC).replace(tzinfo=None)
+        return value.isoformat(" ", "seconds")
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, list | tuple):
+        return orjson.dumps(list(value)).decode()
+    return value
+
+
+def _pg_value(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+# --- connections -------------------------------------------------------------------------------
+
+
+class Connection(ABC):
+    """What services use: run statements with named parameters."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    @property
+    def dialect_name(self) -> str:
+        return self.database.dialect_name
+
+    @abstractmethod
+    async def all(self, stmt: Executable, params: Mapping[str, Any] | None = None) -> list[Row]:
+        """Every row of a query."""
+
+    async def first(self, stmt: Executable, params: Mapping[str, Any] | None = None) -> Row | None:
+        """The first row, or None."""
+        rows = await self.all(stmt, params)
+        return rows[0] if rows else None
+
+    async def scalar(self, stmt: Executable, params: Mapping[str, Any] | None = None) -> Any:
+        """The first column of the first row, or None."""
+        row = await self.first(stmt, params)
+        return None if row is None else row[next(iter(row.keys()))]
+
+    @abstractmethod
+    async def execute(self, stmt: Executable, params: Mapping[str, Any] | None = None) -> int:
+        """Run a statement that returns no rows; the number of rows it touched."""
+
+    @abstractmethod
+    async def execute_many(self, stmt: Executable, params: Sequence[Mapping[str, Any]]) -> None:
+        """Run one statement for each parameter set."""
+
+    @abstractmethod
+    def savepoint(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """A nested transaction: an error inside rolls back only what happened inside."""
+
+
+class Database(ABC):
+    """One database, for the life of the process."""
+
+    dialect_name: str
+    dialect: Dialect
+
+    def __init__(self) -> None:
+        self.compiled = _CompileCache(self.dialect)
+        self.statement_count = 0
+        """Statements run so far (tests pin query counts with it)."""
+
+    @abstractmethod
+    async def startup(self) -> None:
+        """Open connections."""
+
+    @abstractmethod
+    async def shutdown(self) -> None:
+        """Close connections."""
+
+    @abstractmethod
+    def read(self) -> contextlib.AbstractAsyncContextManager[Connection]:
+        """A connection for reading (autocommit; sees committed data)."""
+
+    @abstractmethod
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[Connection]:
+        """A connection inside a transaction: committed on success, rolled back on error."""
+
+
+class SQLiteConnection(Connection):
+    def __init__(self, database: SQLiteDatabase, raw: sqlite3.Connection) -> None:
+        super().__init__(database)
+        self.raw = raw
+        self._savepoints = 0
+
+    def _prepare(
+        self, stmt: Executable, params: Mapping[str, Any] | None
+    ) -> tuple[str, tuple[Any, ...]]:
+        compiled = self.database.compiled.get(stmt)  # type: ignore[arg-type]
+        self.database.statement_count += 1
+        if not compiled.names:
+            return compiled.sql, ()
+        values = []
+        for name in compiled.names:
+            value = (
+                params[name] if params is not None and name in params else compiled.defaults[name]
+            )
+            values.append(_sqlite_value(value))
+        return compiled.sql, tuple(values)
+
+    async def all(self, stmt: Executable, params: Mapping[str, Any] | None = None) -> list[Row]:
+        sql, values = self._prepare(stmt, params)
+        try:
+            return self.raw.execute(sql, values).fetchall()
+        except sqlite3.IntegrityError as exc:
+            raise _sqlite_integrity(exc) from exc
+
+    async def execute(self, stmt: Executable, params: Mapping[str, Any] | None = None) -> int:
+        sql, values = self._prepare(stmt, params)
+        try:
+            return self.raw.execute(sql, values).rowcount
+        except sqlite3.IntegrityError as exc:
+            raise _sqlite_integrity(exc) from exc
+
+    async def execute_many(self, stmt: Executable, params: Sequence[Mapping[str, Any]]) -> None:
+        if not params:
+            return
+        compiled = self.database.compiled.get(stmt)  # type: ignore[arg-type]
+        self.database.statement_count += 1
+        rows = [
+            tuple(
+                _sqlite_value(p[name] if name in p else compiled.defaults[name])
+                for name in compiled.names
+            )
+            for p in params
+        ]
+        try:
+            self.raw.executemany(compiled.sql, rows)
+        except sqlite3.IntegrityError as exc:
+            raise _sqlite_integrity(exc) from exc
+
+    @contextlib.asynccontextmanager
+    async def savepoint(self) -> AsyncIterator[None]:
+        self._savepoints += 1
+        name = f"sp{self._savepoints}"
+        self.raw.execute(f"SAVEPOINT {name}")
+        try:
+            yield
+        except BaseException:
+            self.raw.execute(f"ROLLBACK TO {name}")
+            self.raw.execute(f"RELEASE {name}")
+            raise
+        else:
+            self.raw.execute(f"RELEASE {name}")
+
+
+def _sqlite_integrity(exc: sqlite3.IntegrityError) -> StorageError:
+    text = str(exc)
+    if "FOREIGN KEY" in text:
+        return ForeignKeyViolation(text)
+    return UniqueViolation(text)
+
+
+def sqlite_path(url: str) -> str:
+    """The file path of a ``sqlite:///path`` URL (``sqlite:////abs/path`` for absolute)."""
+    parts = urlsplit(url)
+    path = unquote(parts.path)
+    if path.startswith("/"):
+        path = path[1:]
+    return path or ":memory:"
+
+
+def open_sqlite(path: str, busy_timeout_ms: int) -> sqlite3.Connection:
+    """A connection with the pragmas the service relies on."""
+    raw = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    raw.row_factory = sqlite3.Row
+    raw.execute("PRAGMA journal_mode=WAL")
+    raw.execute("PRAGMA synchronous=FULL")
+    raw.execute("PRAGMA foreign_keys=ON")
+    raw.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+    return raw
+
+
+class SQLiteDatabase(Database):
+    dialect_name = "sqlite"
+    dialect = sqlite_dialects.dialect(paramstyle="qmark")
+
+    def __init__(self, url: str, busy_timeout_ms: int = 10_000) -> None:
+        super().__init__()
+        self.path = sqlite_path(url)
+        self.busy_timeout_ms = busy_timeout_ms
+        self._read: SQLiteConnection | None = None
+        self._write: SQLiteConnection | None = None
+        self._write_lock = asyncio.Lock()
+
+    async def startup(self) -> None:
+        if self._read is None:
+            self._read = SQLiteConnection(self, open_sqlite(self.path, self.busy_timeout_ms))
+            self._write = SQLiteConnection(self, open_sqlite(self.path, self.busy_timeout_ms))
+
+    async def shutdown(self) -> None:
+        for conn in (self._read, self._write):
+            if conn is not None:
+                conn.raw.close()
+        self._read = self._write = None
+
+    @contextlib.asynccontextmanager
+    async def read(self) -> AsyncIterator[Connection]:
+        if self._read is None:
+            raise DatabaseUnavailable("the database is not open")
+        yield self._read
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Connection]:
+        if self._write is None:
+            raise DatabaseUnavailable("the database is not open")
+        async with self._write_lock:
+            conn = self._write
+            try:
+                conn.raw.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise DatabaseUnavailable(str(exc)) from exc
+            try:
+                yield conn
+            except BaseException:
+                conn.raw.execute("ROLLBACK")
+                raise
+            else:
+                conn.raw.execute("COMMIT")
+
+
+class PostgresConnection(Connection):
+    def __init__(self, database: PostgresDatabase, raw: Any) -> None:
+        super().__init__(database)
+        self.raw = raw
+
+    def _prepare(self, stmt: Executable, params: Mapping[str, Any] | None) -> tuple[str, list[Any]]:
+        compiled = self.database.compiled.get(stmt)  # type: ignore[arg-type]
+        self.database.statement_count += 1
+        values = [
+            _pg_value(
+                params[name] if params is not None and name in params else compiled.defaults[name]
+            )
+            for name in compiled.names
+        ]
+        return compiled.sql, values
+
+    async def all(self, stmt: Executable, params: Mapping[str, Any] | None = None) -> list[Row]:
+        sql, values = self._prepare(stmt, params)
+        try:
+            return await self.raw.fetch(sql, *values)  # type: ignore[no-any-return]
+        except Exception as exc:
+            raise _pg_error(exc) from exc
+
+    async def execute(self, stmt: Executable, params: Mapping[str, Any] | None = None) -> int:
+        sql, values = self._prepare(stmt, params)
+        try:
+            status = await self.raw.execute(sql, *values)
+        except Exception as exc:
+            raise _pg_error(exc) from exc
+        tail = status.rsplit(" ", 1)[-1]
+        return int(tail) if tail.isdigit() else 0
+
+    async def execute_many(self, stmt: Executable, params: Sequence[Mapping[str, Any]]) -> None:
+        if not params:
+            return
+        compiled = self.database.compiled.get(stmt)  # type: ignore[arg-type]
+        self.database.statement_count += 1
+        rows = [
+            [
+                _pg_value(p[name] if name in p else compiled.defaults[name])
+                for name in compiled.names
+            ]
+            for p in params
+        ]
+        try:
+            await self.raw.executemany(compiled.sql, rows)
+        except Exception as exc:
+            raise _pg_error(exc) from exc
+
+    @contextlib.asynccontextmanager
+    async def savepoint(self) -> AsyncIterator[None]:
+        async with self.raw.transaction():
+            yield
+
+
+def _pg_error(exc: Exception) -> Exception:
+    import asyncpg
+
+    if isinstance(exc, asyncpg.UniqueViolationError):
+        return UniqueViolation(str(exc))
+    if isinstance(exc, asyncpg.ForeignKeyViolationError):
+        return ForeignKeyViolation(str(exc))
+    if isinstance(
+        exc, OSError | asyncpg.CannotConnectNowError | asyncpg.ConnectionDoesNotExistError
+    ):
+        return DatabaseUnavailable(str(exc))
+    return exc
+
+
+def postgres_dsn(url: str) -> str:
+    """An asyncpg DSN from ``postgresql://`` or ``postgresql+asyncpg://`` URLs."""
+    scheme, rest = url.split("://", 1)
+    del scheme
+    return "postgresql://" + rest
+
+
+class PostgresDatabase(Database):
+    dialect_name = "postgresql"
+    dialect = pg_dialects.asyncpg.dialect()  # type: ignore[no-untyped-call]
+
+    def __init__(self, url: str, pool_size: int = 10) -> None:
+        super().__init__()
+        self.dsn = postgres_dsn(url)
+        self.pool_size = pool_size
+        self._pool: Any = None
+
+    async def startup(self) -> None:
+        import asyncpg
+
+        if self._pool is None:
+            try:
+                self._pool = await asyncpg.create_pool(
+                    self.dsn, min_size=1, max_size=self.pool_size, command_timeout=60
+                )
+            except (OSError, asyncpg.PostgresError) as exc:
+                raise DatabaseUnavailable(str(exc)) from exc
+
+    async def shutdown(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    @contextlib.asynccontextmanager
+    async def read(self) -> AsyncIterator[Connection]:
+        if self._pool is None:
+            await self.startup()
+        try:
+            acquired = self._pool.acquire()
+            raw = await acquired.__aenter__()
+        except OSError as exc:
+            raise DatabaseUnavailable(str(exc)) from exc
+        try:
+            yield PostgresConnection(self, raw)
+        finally:
+            await acquired.__aexit__(None, None, None)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Connection]:
+        async with self.read() as conn:
+            raw = conn.raw  # type: ignore[attr-defined]
+            tx = raw.transaction()
+            await tx.start()
+            try:
+                yield conn
+            except BaseException:
+                await tx.rollback()
+                raise
+            else:
+                await tx.commit()
+
+
+def create_database(url: str, *, pool_size: int = 10, busy_timeout_ms: int = 10_000) -> Database:
+    """The database for a ``sqlite:///`` or ``postgresql://`` URL."""
+    if url.startswith("sqlite"):
+        return SQLiteDatabase(url, busy_timeout_ms)
+    return PostgresDatabase(url, pool_size)
+
+
+def as_utc(value: Any) -> datetime:
+    """A UTC-aware datetime from a stored value (SQLite returns text, asyncpg datetimes)."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)  # type: ignore[no-any-return]
+    return value.astimezone(UTC)  # type: ignore[no-any-return]
+
+
+def as_local(value: Any) -> datetime:
+    """A naive wall-clock datetime from a stored value."""
+    if isinstance(value, str):
+        return datetime.fromisoformat(value)
+    return value  # type: ignore[no-any-return]

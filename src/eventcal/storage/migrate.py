@@ -1,0 +1,71 @@
+"""Apply, inspect and roll back migrations (Alembic) for either backend."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+
+from eventcal.storage.db import postgres_dsn, sqlite_path
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def sqlalchemy_url(database_url: str) -> str:
+    """The SQLAlchemy URL Alembic uses (asyncpg for PostgreSQL, pysqlite for SQLite)."""
+    if database_url.startswith("sqlite"):
+        return "sqlite:///" + sqlite_path(database_url)
+    return "postgresql+asyncpg://" + postgres_dsn(database_url).split("://", 1)[1]
+
+
+def alembic_config(database_url: str) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", sqlalchemy_url(database_url))
+    config.set_main_option("file_template", "%%(year)d-%%(month).2d-%%(day).2d_%%(slug)s")
+    return config
+
+
+def upgrade(database_url: str, revision: str = "head") -> None:
+    """Bring the schema up to ``revision`` (default: the newest)."""
+    command.upgrade(alembic_config(database_url), revision)
+
+
+def downgrade(database_url: str, revision: str) -> None:
+    """Roll the schema back to ``revision`` (``base`` removes every table)."""
+    command.downgrade(alembic_config(database_url), revision)
+
+
+def head_revision() -> str | None:
+    """The newest revision the code knows."""
+    return ScriptDirectory.from_config(alembic_config("sqlite:///:memory:")).get_current_head()
+
+
+def current_revision_sqlite(path: str) -> str | None:
+    """The revision a SQLite file is at (None when it has no schema yet)."""
+    import sqlite3
+
+    raw = sqlite3.connect(path)
+    try:
+        has_table = raw.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'"
+        ).fetchone()
+        if not has_table:
+            return None
+        row = raw.execute("SELECT version_num FROM alembic_version").fetchone()
+        return None if row is None else str(row[0])
+    finally:
+        raw.close()
+
+
+__all__ = [
+    "MigrationContext",
+    "alembic_config",
+    "current_revision_sqlite",
+    "downgrade",
+    "head_revision",
+    "upgrade",
+]

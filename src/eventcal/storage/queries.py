@@ -1,0 +1,395 @@
+"""Statements used on hot paths and by several services.
+
+Every statement is built once: module constants for fixed ones, ``lru_cache`` builders keyed by
+the *shape* of a filter (which filters are on) for the listings. Values always travel as bound
+parameters; lists go through :class:`~eventcal.storage.db.in_values`, so the SQL text never
+depends on the number of items.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+import sqlalchemy as sa
+
+from eventcal.storage.db import Connection, Row, in_values
+from eventcal.storage.tables import (
+    app_password,
+    app_user,
+    event,
+    event_organizer,
+    event_term,
+    media,
+    organizer,
+    post,
+    term,
+    venue,
+)
+
+# --- single rows ---------------------------------------------------------------------------
+
+POST_TYPE_BY_ID = sa.select(post.c.type).where(post.c.id == sa.bindparam("id"))
+EVENT_BY_ID = sa.select(event).where(event.c.id == sa.bindparam("id"))
+EVENT_IDS_BY_SLUG = (
+    sa.select(event.c.id).where(event.c.slug == sa.bindparam("slug")).order_by(event.c.id)
+)
+VENUE_BY_ID = sa.select(venue).where(venue.c.id == sa.bindparam("id"))
+ORGANIZER_BY_ID = sa.select(organizer).where(organizer.c.id == sa.bindparam("id"))
+MEDIA_BY_ID = sa.select(media).where(media.c.id == sa.bindparam("id"))
+MEDIA_BY_URL = sa.select(media).where(media.c.url == sa.bindparam("url")).limit(1)
+USER_BY_ID = sa.select(app_user).where(app_user.c.id == sa.bindparam("id"))
+USER_BY_LOGIN = sa.select(app_user).where(app_user.c.login == sa.bindparam("login"))
+PASSWORDS_OF_USER = sa.select(app_password).where(app_password.c.user_id == sa.bindparam("user_id"))
+
+INSERT_POST = sa.insert(post).values(type=sa.bindparam("type")).returning(post.c.id)
+
+EXISTING_VENUE_IDS = sa.select(venue.c.id).where(in_values(venue.c.id, "ids"))
+EXISTING_ORGANIZER_IDS = sa.select(organizer.c.id).where(in_values(organizer.c.id, "ids"))
+EXISTING_EVENT_IDS = sa.select(event.c.id).where(in_values(event.c.id, "ids"))
+
+# --- relations, in bulk for a page of events -----------------------------------------------
+
+VENUES_BY_IDS = sa.select(venue).where(in_values(venue.c.id, "ids"))
+ORGANIZERS_OF_EVENTS = (
+    sa.select(event_organizer.c.event_id, organizer)
+    .join(organizer, organizer.c.id == event_organizer.c.organizer_id)
+    .where(in_values(event_organizer.c.event_id, "ids"))
+    .order_by(event_organizer.c.event_id, event_organizer.c.position)
+)
+TERMS_OF_EVENTS = (
+    sa.select(event_term.c.event_id, term)
+    .join(term, term.c.id == event_term.c.term_id)
+    .where(in_values(event_term.c.event_id, "ids"))
+    .order_by(event_term.c.event_id, term.c.name, term.c.id)
+)
+MEDIA_BY_IDS = sa.select(media).where(in_values(media.c.id, "ids"))
+
+# --- terms ---------------------------------------------------------------------------------
+
+TERMS_BY_IDS = sa.select(term).where(
+    term.c.taxonomy == sa.bindparam("taxonomy"), in_values(term.c.id, "ids")
+)
+TERMS_BY_SLUGS = sa.select(term).where(
+    term.c.taxonomy == sa.bindparam("taxonomy"),
+    in_values(term.c.slug, "slugs", sa.String()),
+)
+TERMS_BY_LOWER_NAMES = sa.select(term).where(
+    term.c.taxonomy == sa.bindparam("taxonomy"),
+    in_values(sa.func.lower(term.c.name), "names", sa.String()),
+)
+CHILD_TERMS = sa.select(term.c.id).where(
+    term.c.taxonomy == sa.bindparam("taxonomy"), in_values(term.c.parent_id, "ids")
+)
+TERM_IDS_OF_EVENT = sa.select(event_term.c.term_id).where(
+    event_term.c.event_id == sa.bindparam("event_id")
+)
+LINK_TERM = sa.insert(event_term).values(
+    event_id=sa.bindparam("event_id"), term_id=sa.bindparam("term_id")
+)
+UNLINK_TERMS = sa.delete(event_term).where(
+    event_term.c.event_id == sa.bindparam("event_id"), in_values(event_term.c.term_id, "ids")
+)
+ADD_TO_TERM_COUNT = (
+    sa.update(term)
+    .where(term.c.id == sa.bindparam("term_id"))
+    .values(count=term.c.count + sa.bindparam("delta", type_=sa.Integer))
+)
+INSERT_TERM = (
+    sa.insert(term)
+    .values(
+        taxonomy=sa.bindparam("taxonomy"),
+        name=sa.bindparam("name"),
+        slug=sa.bindparam("slug"),
+        description=sa.bindparam("description"),
+        parent_id=sa.bindparam("parent_id"),
+    )
+    .returning(term.c.id)
+)
+TERM_SLUG_TAKEN = sa.select(term.c.id).where(
+    term.c.taxonomy == sa.bindparam("taxonomy"), term.c.slug == sa.bindparam("slug")
+)
+
+# --- organizers of one event ---------------------------------------------------------------
+
+ORGANIZER_IDS_OF_EVENT = (
+    sa.select(event_organizer.c.organizer_id)
+    .where(event_organizer.c.event_id == sa.bindparam("event_id"))
+    .order_by(event_organizer.c.position)
+)
+UNLINK_ALL_ORGANIZERS = sa.delete(event_organizer).where(
+    event_organizer.c.event_id == sa.bindparam("event_id")
+)
+LINK_ORGANIZER = sa.insert(event_organizer).values(
+    event_id=sa.bindparam("event_id"),
+    organizer_id=sa.bindparam("organizer_id"),
+    position=sa.bindparam("position"),
+)
+
+
+async def post_type(conn: Connection, item_id: int) -> str | None:
+    """``event``, ``venue``, ``organizer``, ``media`` or None for an id of the shared space."""
+    value = await conn.scalar(POST_TYPE_BY_ID, {"id": item_id})
+    return None if value is None else str(value)
+
+
+async def new_post_id(conn: Connection, kind: str) -> int:
+    """Reserve an id in the shared id space for a new item of ``kind``."""
+    return int(await conn.scalar(INSERT_POST, {"type": kind}))
+
+
+async def existing_ids(conn: Connection, stmt: sa.Select[Any], ids: Sequence[int]) -> set[int]:
+    if not ids:
+        return set()
+    rows = await conn.all(stmt, {"ids": list(ids)})
+    return {int(row["id"]) for row in rows}
+
+
+# --- the events listing --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EventListFilter:
+    """Every filter of ``GET /events``, already resolved to ids and site-local datetimes."""
+
+    statuses: tuple[str, ...]
+    own_author_id: int | None = None
+    """When set, items not published are limited to this author's (DEVIATIONS #18)."""
+    start_min: datetime | None = None
+    end_max: datetime | None = None
+    starts_before: datetime | None = None
+    starts_after: datetime | None = None
+    ends_before: datetime | None = None
+    ends_after: datetime | None = None
+    search_words: tuple[str, ...] = ()
+    excluded_words: tuple[str, ...] = ()
+    category_ids: tuple[int, ...] | None = None
+    tag_ids: tuple[int, ...] | None = None
+    venue_ids: tuple[int, ...] | None = None
+    organizer_ids: tuple[int, ...] | None = None
+    featured: bool | None = None
+    include: tuple[int, ...] | None = None
+    parent_id: int | None = None
+    geoloc: bool | None = None
+    near: tuple[float, float, float] | None = None
+    """(latitude, longitude, radius in km) around which venues must be."""
+    ticketed: bool | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def shape(self) -> tuple[Any, ...]:
+        """What decides the SQL text: which filters are on, and how many search words."""
+        return (
+            self.own_author_id is not None,
+            self.start_min is not None,
+            self.end_max is not None,
+            self.starts_before is not None,
+            self.starts_after is not None,
+            self.ends_before is not None,
+            self.ends_after is not None,
+            len(self.search_words),
+            len(self.excluded_words),
+            self.category_ids is not None,
+            self.tag_ids is not None,
+            self.venue_ids is not None,
+            self.organizer_ids is not None,
+            self.featured is not None,
+            self.include is not None,
+            self.parent_id is not None,
+            self.geoloc,
+            self.near is not None,
+            self.ticketed is not None,
+        )
+
+    def params(self) -> dict[str, Any]:
+        values: dict[str, Any] = {
+            "statuses": list(self.statuses),
+            "own_author_id": self.own_author_id,
+            "start_min": self.start_min,
+            "end_max": self.end_max,
+            "starts_before": self.starts_before,
+            "starts_after": self.starts_after,
+            "ends_before": self.ends_before,
+            "ends_after": self.ends_after,
+            "category_ids": list(self.category_ids or ()),
+            "tag_ids": list(self.tag_ids or ()),
+            "venue_ids": list(self.venue_ids or ()),
+            "organizer_ids": list(self.organizer_ids or ()),
+            "featured": self.featured,
+            "include": list(self.include or ()),
+            "parent_id": self.parent_id,
+            "ticketed": self.ticketed,
+        }
+        for i, word in enumerate(self.search_words):
+            values[f"word{i}"] = like_pattern(word)
+        for i, word in enumerate(self.excluded_words):
+            values[f"notword{i}"] = like_pattern(word)
+        if self.near is not None:
+            lat, lng, radius = self.near
+            values.update(_bounding_box(lat, lng, radius))
+        return values
+
+
+def like_pattern(word: str) -> str:
+    """``%word%`` with LIKE metacharacters escaped (``\\`` is the escape character)."""
+    escaped = word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+KM_PER_DEGREE = 111.32
+
+
+def _bounding_box(lat: float, lng: float, radius_km: float) -> dict[str, float]:
+    """Parameters of the distance test: a box for the cheap part, then an equirectangular
+    distance (accurate to well under 1% at geofence scales, and plain arithmetic in SQL)."""
+    import math
+
+    dlat = radius_km / KM_PER_DEGREE
+    cos_lat = max(math.cos(math.radians(lat)), 1e-6)
+    dlng = min(radius_km / (KM_PER_DEGREE * cos_lat), 180.0)
+    return {
+        "lat_min": lat - dlat,
+        "lat_max": lat + dlat,
+        "lng_min": lng - dlng,
+        "lng_max": lng + dlng,
+        "lat0": lat,
+        "lng0": lng,
+        "cos_lat": cos_lat,
+        "radius_deg2": dlat * dlat,
+    }
+
+
+def _word_match(name: str) -> sa.ColumnElement[bool]:
+    pattern = sa.bindparam(name, type_=sa.String)
+    return sa.or_(
+        event.c.title.ilike(pattern, escape="\\"),
+        event.c.excerpt.ilike(pattern, escape="\\"),
+        event.c.description.ilike(pattern, escape="\\"),
+    )
+
+
+def _event_where(shape: tuple[Any, ...]) -> list[sa.ColumnElement[bool]]:
+    (
+        own_author,
+        start_min,
+        end_max,
+        starts_before,
+        starts_after,
+        ends_before,
+        ends_after,
+        n_words,
+        n_excluded,
+        categories,
+        tags,
+        venues,
+        organizers,
+        featured,
+        include,
+        parent,
+        geoloc,
+        near,
+        ticketed,
+    ) = shape
+    where: list[sa.ColumnElement[bool]] = [
+        in_values(event.c.status, "statuses", sa.String()),
+        event.c.hide_from_listings == sa.false(),
+    ]
+    if own_author:
+        where.append(
+            sa.or_(
+                event.c.status == "publish",
+                event.c.author_id == sa.bindparam("own_author_id", type_=sa.Integer),
+            )
+        )
+    if start_min:
+        where.append(event.c.start_local >= sa.bindparam("start_min"))
+    if end_max:
+        where.append(event.c.end_local <= sa.bindparam("end_max"))
+    if starts_before:
+        where.append(event.c.start_local < sa.bindparam("starts_before"))
+    if starts_after:
+        where.append(event.c.start_local > sa.bindparam("starts_after"))
+    if ends_before:
+        where.append(event.c.end_local < sa.bindparam("ends_before"))
+    if ends_after:
+        where.append(event.c.end_local > sa.bindparam("ends_after"))
+    where.extend(_word_match(f"word{i}") for i in range(n_words))
+    where.extend(sa.not_(_word_match(f"notword{i}")) for i in range(n_excluded))
+    for enabled, name in ((categories, "category_ids"), (tags, "tag_ids")):
+        if enabled:
+            link = event_term.alias()
+            where.append(
+                sa.exists()
+                .where(link.c.event_id == event.c.id, in_values(link.c.term_id, name))
+                .correlate(event)
+            )
+    if venues:
+        where.append(in_values(event.c.venue_id, "venue_ids"))
+    if organizers:
+        where.append(
+            sa.exists()
+            .where(
+                event_organizer.c.event_id == event.c.id,
+                in_values(event_organizer.c.organizer_id, "organizer_ids"),
+            )
+            .correlate(event)
+        )
+    if featured:
+        where.append(event.c.featured == sa.bindparam("featured", type_=sa.Boolean))
+    if include:
+        where.append(in_values(event.c.id, "include"))
+    if parent:
+        where.append(event.c.parent_id == sa.bindparam("parent_id", type_=sa.Integer))
+    if ticketed:
+        where.append(event.c.ticketed == sa.bindparam("ticketed", type_=sa.Boolean))
+    if geoloc is not None or near:
+        located = sa.and_(venue.c.latitude.is_not(None), venue.c.longitude.is_not(None))
+        if near:
+            dy = venue.c.latitude - sa.bindparam("lat0", type_=sa.Float)
+            dx = (venue.c.longitude - sa.bindparam("lng0", type_=sa.Float)) * sa.bindparam(
+                "cos_lat", type_=sa.Float
+            )
+            located = sa.and_(
+                located,
+                venue.c.latitude.between(
+                    sa.bindparam("lat_min", type_=sa.Float), sa.bindparam("lat_max", type_=sa.Float)
+                ),
+                venue.c.longitude.between(
+                    sa.bindparam("lng_min", type_=sa.Float), sa.bindparam("lng_max", type_=sa.Float)
+                ),
+                dy * dy + dx * dx <= sa.bindparam("radius_deg2", type_=sa.Float),
+            )
+        has_location = sa.exists().where(venue.c.id == event.c.venue_id, located).correlate(event)
+        where.append(has_location if (geoloc is not False or near) else sa.not_(has_location))
+    return where
+
+
+@lru_cache(maxsize=512)
+def event_count_stmt(shape: tuple[Any, ...]) -> sa.Select[Any]:
+    return sa.select(sa.func.count()).select_from(event).where(*_event_where(shape))
+
+
+@lru_cache(maxsize=512)
+def event_page_stmt(shape: tuple[Any, ...]) -> sa.Select[Any]:
+    return (
+        sa.select(event)
+        .where(*_event_where(shape))
+        .order_by(event.c.start_local, event.c.id)
+        .limit(sa.bindparam("limit", type_=sa.Integer))
+        .offset(sa.bindparam("offset", type_=sa.Integer))
+    )
+
+
+async def count_events(conn: Connection, flt: EventListFilter) -> int:
+    return int(await conn.scalar(event_count_stmt(flt.shape()), flt.params()))
+
+
+async def page_of_events(
+    conn: Connection, flt: EventListFilter, limit: int, offset: int
+) -> list[Row]:
+    params = flt.params()
+    params["limit"] = limit
+    params["offset"] = offset
+    return await conn.all(event_page_stmt(flt.shape()), params)

@@ -1,0 +1,234 @@
+"""Table definitions (SQLAlchemy Core). Alembic migrations mirror these.
+
+Events, venues, organizers and media items share one id space, as posts do in the original
+(``GET /events/4`` must know that 4 is a venue): ``post`` hands out the ids and records the type.
+Terms (categories and tags) share a second id space in ``term``.
+
+Date-times: ``*_at`` columns are UTC instants (timezone-aware); ``*_local`` columns are the
+wall-clock times in the event's own zone (the original filters and sorts on those).
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
+
+UtcDateTime = sa.DateTime(timezone=True)
+LocalDateTime = sa.DateTime(timezone=False)
+
+LIVE_STATUSES = ("publish", "future", "private")
+"""Statuses whose slugs must be unique (WordPress leaves drafts' slugs alone)."""
+
+post = sa.Table(
+    "post",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("type", sa.String(16), nullable=False),
+)
+
+app_user = sa.Table(
+    "app_user",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("login", sa.String(60), nullable=False, unique=True),
+    sa.Column("display_name", sa.String(250), nullable=False, server_default=""),
+    sa.Column("email", sa.String(100), nullable=False, server_default=""),
+    sa.Column("role", sa.String(20), nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+)
+
+app_password = sa.Table(
+    "app_password",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column(
+        "user_id", sa.Integer, sa.ForeignKey("app_user.id", ondelete="CASCADE"), nullable=False
+    ),
+    sa.Column("label", sa.String(100), nullable=False),
+    sa.Column("password_hash", sa.String(200), nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Column("last_used_at", UtcDateTime, nullable=True),
+    sa.UniqueConstraint("user_id", "label"),
+)
+
+media = sa.Table(
+    "media",
+    metadata,
+    sa.Column("id", sa.Integer, sa.ForeignKey("post.id"), primary_key=True, autoincrement=False),
+    sa.Column("url", sa.String(2048), nullable=False),
+    sa.Column("mime_type", sa.String(100), nullable=False, server_default=""),
+    sa.Column("extension", sa.String(16), nullable=False, server_default=""),
+    sa.Column("width", sa.Integer, nullable=True),
+    sa.Column("height", sa.Integer, nullable=True),
+    sa.Column("filesize", sa.Integer, nullable=True),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Index(None, "url"),
+)
+
+
+def _post_columns() -> list[sa.Column[object]]:
+    """Columns every post-like table (event, venue, organizer) has."""
+    return [
+        sa.Column(
+            "id", sa.Integer, sa.ForeignKey("post.id"), primary_key=True, autoincrement=False
+        ),
+        sa.Column(
+            "author_id",
+            sa.Integer,
+            sa.ForeignKey("app_user.id", ondelete="SET NULL"),
+            nullable=True,
+        ),
+        sa.Column("status", sa.String(20), nullable=False),
+        sa.Column("status_before_trash", sa.String(20), nullable=True),
+        sa.Column("slug", sa.String(200), nullable=False, server_default=""),
+        sa.Column("title", sa.Text, nullable=False),
+        sa.Column("description", sa.Text, nullable=False, server_default=""),
+        sa.Column("excerpt", sa.Text, nullable=False, server_default=""),
+        sa.Column("post_password", sa.String(255), nullable=False, server_default=""),
+        sa.Column("published_at", UtcDateTime, nullable=False),
+        # WordPress leaves the UTC publication date of drafts at zero so that it floats to the
+        # moment of publication; we keep that rule with this flag.
+        sa.Column("date_floating", sa.Boolean, nullable=False, server_default=sa.false()),
+        sa.Column("modified_at", UtcDateTime, nullable=False),
+        sa.Column("image_id", sa.Integer, sa.ForeignKey("media.id"), nullable=True),
+        sa.Column("image_url", sa.String(2048), nullable=True),
+    ]
+
+
+venue = sa.Table(
+    "venue",
+    metadata,
+    *_post_columns(),
+    sa.Column("address", sa.Text, nullable=False, server_default=""),
+    sa.Column("city", sa.Text, nullable=False, server_default=""),
+    sa.Column("country", sa.Text, nullable=False, server_default=""),
+    sa.Column("province", sa.Text, nullable=False, server_default=""),
+    sa.Column("state", sa.Text, nullable=False, server_default=""),
+    sa.Column("zip", sa.Text, nullable=False, server_default=""),
+    sa.Column("phone", sa.Text, nullable=False, server_default=""),
+    sa.Column("stateprovince", sa.Text, nullable=False, server_default=""),
+    sa.Column("website", sa.Text, nullable=False, server_default=""),
+    sa.Column("show_map", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("show_map_link", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("latitude", sa.Float, nullable=True),
+    sa.Column("longitude", sa.Float, nullable=True),
+    sa.Index(None, "slug"),
+    sa.Index(None, "status", "published_at"),
+    sa.Index(
+        "uq_venue_live_slug",
+        "slug",
+        unique=True,
+        sqlite_where=sa.text("status IN ('publish', 'future', 'private')"),
+        postgresql_where=sa.text("status IN ('publish', 'future', 'private')"),
+    ),
+)
+
+organizer = sa.Table(
+    "organizer",
+    metadata,
+    *_post_columns(),
+    sa.Column("phone", sa.Text, nullable=False, server_default=""),
+    sa.Column("website", sa.Text, nullable=False, server_default=""),
+    sa.Column("email", sa.Text, nullable=False, server_default=""),
+    sa.Index(None, "slug"),
+    sa.Index(None, "status", "published_at"),
+    sa.Index(
+        "uq_organizer_live_slug",
+        "slug",
+        unique=True,
+        sqlite_where=sa.text("status IN ('publish', 'future', 'private')"),
+        postgresql_where=sa.text("status IN ('publish', 'future', 'private')"),
+    ),
+)
+
+event = sa.Table(
+    "event",
+    metadata,
+    *_post_columns(),
+    sa.Column("parent_id", sa.Integer, sa.ForeignKey("event.id"), nullable=True),
+    sa.Column("timezone", sa.String(64), nullable=False),
+    sa.Column("all_day", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("start_local", LocalDateTime, nullable=False),
+    sa.Column("end_local", LocalDateTime, nullable=False),
+    sa.Column("start_at", UtcDateTime, nullable=False),
+    sa.Column("end_at", UtcDateTime, nullable=False),
+    # JSON list of the cost values as given (the original stores several price points).
+    sa.Column("cost", sa.Text, nullable=False, server_default=""),
+    sa.Column("currency_symbol", sa.String(16), nullable=False, server_default=""),
+    sa.Column("currency_position", sa.String(8), nullable=False, server_default=""),
+    sa.Column("website", sa.Text, nullable=False, server_default=""),
+    sa.Column("show_map", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("show_map_link", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("hide_from_listings", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("sticky", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("featured", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("ticketed", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("venue_id", sa.Integer, sa.ForeignKey("venue.id"), nullable=True),
+    # The listing: status and hidden flag by equality, then the date window and the order.
+    sa.Index("ix_event_listing", "status", "hide_from_listings", "start_local", "end_local"),
+    sa.Index(None, "slug"),
+    sa.Index(None, "venue_id"),
+    sa.Index(None, "parent_id"),
+    sa.Index(None, "featured", "start_local"),
+    sa.Index(
+        "uq_event_live_slug",
+        "slug",
+        unique=True,
+        sqlite_where=sa.text("status IN ('publish', 'future', 'private')"),
+        postgresql_where=sa.text("status IN ('publish', 'future', 'private')"),
+    ),
+)
+
+event_organizer = sa.Table(
+    "event_organizer",
+    metadata,
+    sa.Column(
+        "event_id", sa.Integer, sa.ForeignKey("event.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column(
+        "organizer_id",
+        sa.Integer,
+        sa.ForeignKey("organizer.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("position", sa.Integer, nullable=False),
+    sa.Index(None, "organizer_id", "event_id"),
+)
+
+term = sa.Table(
+    "term",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("taxonomy", sa.String(32), nullable=False),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("slug", sa.String(200), nullable=False),
+    sa.Column("description", sa.Text, nullable=False, server_default=""),
+    sa.Column("parent_id", sa.Integer, sa.ForeignKey("term.id"), nullable=True),
+    sa.Column("term_group", sa.Integer, nullable=False, server_default="0"),
+    # Number of published events linked; kept in the same transaction as every link change.
+    sa.Column("count", sa.Integer, nullable=False, server_default="0"),
+    sa.UniqueConstraint("taxonomy", "slug"),
+    sa.Index(None, "taxonomy", "name"),
+    sa.Index(None, "parent_id"),
+)
+
+event_term = sa.Table(
+    "event_term",
+    metadata,
+    sa.Column(
+        "event_id", sa.Integer, sa.ForeignKey("event.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column(
+        "term_id", sa.Integer, sa.ForeignKey("term.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Index(None, "term_id", "event_id"),
+)
