@@ -33,6 +33,7 @@ post = sa.Table(
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("type", sa.String(16), nullable=False),
+    sqlite_autoincrement=True,
 )
 
 app_user = sa.Table(
@@ -44,6 +45,7 @@ app_user = sa.Table(
     sa.Column("email", sa.String(100), nullable=False, server_default=""),
     sa.Column("role", sa.String(20), nullable=False),
     sa.Column("created_at", UtcDateTime, nullable=False),
+    sqlite_autoincrement=True,
 )
 
 app_password = sa.Table(
@@ -58,6 +60,7 @@ app_password = sa.Table(
     sa.Column("created_at", UtcDateTime, nullable=False),
     sa.Column("last_used_at", UtcDateTime, nullable=True),
     sa.UniqueConstraint("user_id", "label"),
+    sqlite_autoincrement=True,
 )
 
 media = sa.Table(
@@ -219,6 +222,7 @@ term = sa.Table(
     sa.UniqueConstraint("taxonomy", "slug"),
     sa.Index(None, "taxonomy", "name"),
     sa.Index(None, "parent_id"),
+    sqlite_autoincrement=True,
 )
 
 event_term = sa.Table(

@@ -27,12 +27,14 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_app_user")),
         sa.UniqueConstraint("login", name=op.f("uq_app_user_login")),
+        sqlite_autoincrement=True,
     )
     op.create_table(
         "post",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
         sa.Column("type", sa.String(length=16), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_post")),
+        sqlite_autoincrement=True,
     )
     op.create_table(
         "term",
@@ -47,6 +49,7 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["parent_id"], ["term.id"], name=op.f("fk_term_parent_id_term")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_term")),
         sa.UniqueConstraint("taxonomy", "slug", name=op.f("uq_term_taxonomy_slug")),
+        sqlite_autoincrement=True,
     )
     with op.batch_alter_table("term", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_term_parent_id"), ["parent_id"], unique=False)
@@ -70,6 +73,7 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_app_password")),
         sa.UniqueConstraint("user_id", "label", name=op.f("uq_app_password_user_id_label")),
+        sqlite_autoincrement=True,
     )
     op.create_table(
         "media",
