@@ -109,19 +109,29 @@ class Api:
         return {"Authorization": f"Basic {token}"}
 
     def get(self, path: str, *, as_: str | None = None, **kwargs: Any) -> Any:
-        return self.client.get(path, headers={**self.auth(as_), **kwargs.pop("headers", {})}, **kwargs)
+        return self.client.get(
+            path, headers={**self.auth(as_), **kwargs.pop("headers", {})}, **kwargs
+        )
 
     def post(self, path: str, *, as_: str | None = "administrator", **kwargs: Any) -> Any:
-        return self.client.post(path, headers={**self.auth(as_), **kwargs.pop("headers", {})}, **kwargs)
+        return self.client.post(
+            path, headers={**self.auth(as_), **kwargs.pop("headers", {})}, **kwargs
+        )
 
     def put(self, path: str, *, as_: str | None = "administrator", **kwargs: Any) -> Any:
-        return self.client.put(path, headers={**self.auth(as_), **kwargs.pop("headers", {})}, **kwargs)
+        return self.client.put(
+            path, headers={**self.auth(as_), **kwargs.pop("headers", {})}, **kwargs
+        )
 
     def patch(self, path: str, *, as_: str | None = "administrator", **kwargs: Any) -> Any:
-        return self.client.patch(path, headers={**self.auth(as_), **kwargs.pop("headers", {})}, **kwargs)
+        return self.client.patch(
+            path, headers={**self.auth(as_), **kwargs.pop("headers", {})}, **kwargs
+        )
 
     def delete(self, path: str, *, as_: str | None = "administrator", **kwargs: Any) -> Any:
-        return self.client.delete(path, headers={**self.auth(as_), **kwargs.pop("headers", {})}, **kwargs)
+        return self.client.delete(
+            path, headers={**self.auth(as_), **kwargs.pop("headers", {})}, **kwargs
+        )
 
     def request(self, method: str, path: str, *, as_: str | None = None, **kwargs: Any) -> Any:
         return self.client.request(

@@ -74,7 +74,9 @@ async def reset_post_sequence(db: Database, next_id: int) -> None:
         else:
             await conn.execute(sa.text("DELETE FROM sqlite_sequence WHERE name = 'post'"))
             await conn.execute(
-                sa.text(f"INSERT INTO sqlite_sequence (name, seq) VALUES ('post', {int(next_id) - 1})")
+                sa.text(
+                    f"INSERT INTO sqlite_sequence (name, seq) VALUES ('post', {int(next_id) - 1})"
+                )
             )
 
 
@@ -103,7 +105,9 @@ def _slug_for(values: dict[str, Any]) -> None:
         values["slug"] = sanitize_slug(values["title"])
 
 
-async def make_venue(db: Database, name: str = "Main Hall", *, id: int | None = None, **fields: Any) -> int:  # noqa: A002
+async def make_venue(
+    db: Database, name: str = "Main Hall", *, id: int | None = None, **fields: Any
+) -> int:  # noqa: A002
     async with db.transaction() as conn:
         venue_id = await _post_id(conn, "venue", id)
         values = _post_values(fields, name)
@@ -113,7 +117,9 @@ async def make_venue(db: Database, name: str = "Main Hall", *, id: int | None = 
     return venue_id
 
 
-async def make_organizer(db: Database, name: str = "Jane Org", *, id: int | None = None, **fields: Any) -> int:  # noqa: A002
+async def make_organizer(
+    db: Database, name: str = "Jane Org", *, id: int | None = None, **fields: Any
+) -> int:  # noqa: A002
     async with db.transaction() as conn:
         organizer_id = await _post_id(conn, "organizer", id)
         values = _post_values(fields, name)

@@ -32,8 +32,12 @@ def seed_reference(api: Api) -> dict[str, int]:
     )
     ids["organizer"] = api.run(
         lambda: factories.make_organizer(
-            db, "Jane Org", author_id=ids["admin"], phone="555-0200",
-            website="http://example.test/jane", email="jane@example.test",
+            db,
+            "Jane Org",
+            author_id=ids["admin"],
+            phone="555-0200",
+            website="http://example.test/jane",
+            email="jane@example.test",
         )
     )
     ids["concerts"] = api.run(lambda: factories.make_term(db, "Concerts", description="Live music"))
@@ -67,13 +71,47 @@ def test_full_event_object_has_every_key_with_the_original_types(api: Api) -> No
     assert response.status_code == 200
     body = response.json()
     assert list(body) == [
-        "id", "global_id", "global_id_lineage", "author", "status", "date", "date_utc",
-        "modified", "modified_utc", "url", "rest_url", "title", "description", "excerpt", "slug",
-        "image", "all_day", "start_date", "start_date_details", "end_date", "end_date_details",
-        "utc_start_date", "utc_start_date_details", "utc_end_date", "utc_end_date_details",
-        "timezone", "timezone_abbr", "cost", "cost_details", "website", "show_map",
-        "show_map_link", "hide_from_listings", "sticky", "featured", "categories", "tags",
-        "venue", "organizer", "custom_fields", "json_ld",
+        "id",
+        "global_id",
+        "global_id_lineage",
+        "author",
+        "status",
+        "date",
+        "date_utc",
+        "modified",
+        "modified_utc",
+        "url",
+        "rest_url",
+        "title",
+        "description",
+        "excerpt",
+        "slug",
+        "image",
+        "all_day",
+        "start_date",
+        "start_date_details",
+        "end_date",
+        "end_date_details",
+        "utc_start_date",
+        "utc_start_date_details",
+        "utc_end_date",
+        "utc_end_date_details",
+        "timezone",
+        "timezone_abbr",
+        "cost",
+        "cost_details",
+        "website",
+        "show_map",
+        "show_map_link",
+        "hide_from_listings",
+        "sticky",
+        "featured",
+        "categories",
+        "tags",
+        "venue",
+        "organizer",
+        "custom_fields",
+        "json_ld",
     ]
     event_id = ids["event"]
     assert body["id"] == event_id
@@ -84,13 +122,21 @@ def test_full_event_object_has_every_key_with_the_original_types(api: Api) -> No
     assert body["description"] == "<p>An evening of music.</p>"
     assert body["start_date"] == "2026-12-15 19:00:00"
     assert body["start_date_details"] == {
-        "year": "2026", "month": "12", "day": "15", "hour": "19", "minutes": "00", "seconds": "00"
+        "year": "2026",
+        "month": "12",
+        "day": "15",
+        "hour": "19",
+        "minutes": "00",
+        "seconds": "00",
     }
     assert body["utc_end_date"] == "2026-12-15 22:00:00"
     assert (body["timezone"], body["timezone_abbr"]) == ("UTC", "UTC")
     assert body["cost"] == "$10"
     assert body["cost_details"] == {
-        "currency_symbol": "$", "currency_code": "", "currency_position": "prefix", "values": ["10"]
+        "currency_symbol": "$",
+        "currency_code": "",
+        "currency_position": "prefix",
+        "values": ["10"],
     }
     assert body["image"] is False
     assert body["featured"] is True and body["sticky"] is False
@@ -185,7 +231,9 @@ def test_by_slug_reads_the_same_event_and_refuses_unknown_slugs(api: Api) -> Non
 
 
 def test_by_slug_applies_visibility_rules(api: Api) -> None:
-    api.run(lambda: factories.make_event(api.database, "Draft One", status="draft", slug="draft-one"))
+    api.run(
+        lambda: factories.make_event(api.database, "Draft One", status="draft", slug="draft-one")
+    )
     assert api.get(f"{NS}/events/by-slug/draft-one").json()["code"] == "event-not-accessible"
     assert api.get(f"{NS}/events/by-slug/draft-one", as_="administrator").status_code == 200
 

@@ -1,0 +1,493 @@
+"""``GET /events``: window, filters, visibility, pagination (spec events §2)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+
+from tests import factories
+from tests.conftest import NS, Api
+
+
+def seed_days(api: Api, count: int = 12, *, per_day: int = 4) -> list[int]:
+    """Events from 2026-12-01 09:00, ``per_day`` a day two hours apart, 90 minutes long."""
+    ids = []
+    start = datetime(2026, 12, 1, 9, 0)
+    for i in range(count):
+        day, slot = divmod(i, per_day)
+        begin = start + timedelta(days=day, hours=2 * slot)
+        ids.append(
+            api.run(
+                lambda i=i, begin=begin: factories.make_event(
+                    api.database,
+                    f"Seed Event {i:03d}",
+                    start=begin,
+                    end=begin + timedelta(minutes=90),
+                )
+            )
+        )
+    return ids
+
+
+def listed(response: object) -> list[int]:
+    body = response.json()  # type: ignore[attr-defined]
+    return [e["id"] for e in body["events"]]
+
+
+def query_of(url: str) -> dict[str, str]:
+    return dict(parse_qsl(urlsplit(url).query))
+
+
+def test_default_listing_window_totals_headers_and_links(api: Api) -> None:
+    ids = seed_days(api, 12)
+    past = api.run(lambda: factories.make_event(api.database, "Past", start="2026-11-01 10:00:00"))
+    far = api.run(lambda: factories.make_event(api.database, "Far", start="2029-01-01 10:00:00"))
+    response = api.get(f"{NS}/events?per_page=5")
+    assert response.status_code == 200
+    body = response.json()
+    assert list(body) == ["events", "rest_url", "next_rest_url", "total", "total_pages"]
+    assert [e["id"] for e in body["events"]] == ids[:5]
+    assert past not in listed(response) and far not in listed(response)
+    assert (body["total"], body["total_pages"]) == (12, 3)
+    assert response.headers["x-tec-total"] == "12"
+    assert response.headers["x-tec-totalpages"] == "3"
+    assert query_of(body["rest_url"]) == {
+        "page": "1",
+        "per_page": "5",
+        "start_date": "2026-11-21 00:00:00",
+        "end_date": "2028-11-22 23:59:59",
+        "status": "publish",
+    }
+    assert body["rest_url"].startswith(f"http://127.0.0.1{NS}/events/?")
+    assert query_of(body["next_rest_url"])["page"] == "2"
+    assert "json_ld" not in body["events"][0]
+
+
+def test_pages_previous_and_next_links_and_page_past_the_end(api: Api) -> None:
+    ids = seed_days(api, 12)
+    second = api.get(f"{NS}/events?per_page=5&page=2").json()
+    assert [e["id"] for e in second["events"]] == ids[5:10]
+    assert "page" not in query_of(second["previous_rest_url"])
+    assert query_of(second["next_rest_url"])["page"] == "3"
+    last = api.get(f"{NS}/events?per_page=5&page=3").json()
+    assert "next_rest_url" not in last
+    assert query_of(last["previous_rest_url"])["page"] == "2"
+    past_end = api.get(f"{NS}/events?per_page=5&page=4")
+    assert past_end.status_code == 404
+    assert past_end.json() == {
+        "code": "event-archive-page-not-found",
+        "message": "The requested event archive page does not exist",
+        "data": {"status": 404},
+    }
+
+
+def test_empty_first_page_is_200_without_links(api: Api) -> None:
+    response = api.get(f"{NS}/events")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["events"] == [] and body["total"] == 0 and body["total_pages"] == 0
+    assert "next_rest_url" not in body and "previous_rest_url" not in body
+
+
+@pytest.mark.parametrize(("value", "expected"), [("1", 1), ("51", 50), ("50", 50), ("7", 7)])
+def test_per_page_is_capped_at_50(api: Api, value: str, expected: int) -> None:
+    seed_days(api, 3)
+    body = api.get(f"{NS}/events?per_page={value}").json()
+    assert query_of(body["rest_url"])["per_page"] == str(expected)
+    assert body["total_pages"] == -(-3 // expected)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "per_page=0",
+        "per_page=-1",
+        "per_page=abc",
+        "per_page=",
+        "page=0",
+        "page=1.5",
+        "page=99999999999",
+        "start_date=notadate",
+        "end_date=",
+        "starts_after=foo",
+        "search=",
+        "categories=nope",
+        "categories=",
+        "venue=99999",
+        "venue=",
+        "organizer=abc",
+        "featured=yes",
+        "featured=",
+        "status=draft",
+        "status=any",
+        "include=foo-bar,23,89",
+        "include=",
+        "post_parent=0",
+        "post_parent=99999",
+        "post_parent=foo",
+        "geoloc=maybe",
+        "geoloc_lat=100&geoloc_lng=0",
+        "geoloc_lat=52.5",
+        "ticketed=perhaps",
+        "strict_dates=",
+        "translation_language=fr",
+        "translation_language=EN",
+    ],
+)
+def test_bad_parameters_are_400_naming_the_parameter(api: Api, query: str) -> None:
+    response = api.get(f"{NS}/events?{query}")
+    assert response.status_code == 400, response.text
+    body = response.json()
+    assert body["code"] == "rest_invalid_param"
+    name = query.split("=", 1)[0]
+    assert name in body["data"]["params"]
+    assert body["message"].startswith("Invalid parameter(s): ")
+    assert response.headers["allow"] == "GET"
+
+
+def test_several_bad_parameters_are_reported_together_in_declaration_order(api: Api) -> None:
+    body = api.get(f"{NS}/events?per_page=0&page=0&featured=x").json()
+    assert body["message"] == "Invalid parameter(s): page, per_page, featured"
+    assert body["data"]["params"] == {
+        "page": "Invalid parameter.",
+        "per_page": "Invalid parameter.",
+        "featured": "featured is not of type boolean.",
+    }
+    assert body["data"]["details"] == {
+        "featured": {
+            "code": "rest_invalid_type",
+            "message": "featured is not of type boolean.",
+            "data": {"param": "featured"},
+        }
+    }
+
+
+def test_whole_day_window_and_strict_mode(api: Api) -> None:
+    ids = seed_days(api, 12)
+    # 2026-12-01: 09:00-10:30, 11:00-12:30, 13:00-14:30, 15:00-16:30
+    day = api.get(f"{NS}/events?start_date=2026-12-01&end_date=2026-12-02")
+    assert listed(day) == ids[:8]
+    assert query_of(day.json()["rest_url"])["end_date"] == "2026-12-02 23:59:59"
+    widened = api.get(f"{NS}/events?start_date=2026-12-01 12:00:00&end_date=2026-12-01 14:00:00")
+    assert listed(widened) == ids[:4]
+    strict = api.get(
+        f"{NS}/events?start_date=2026-12-01 10:30:00&end_date=2026-12-01 14:30:00&strict_dates=true"
+    )
+    assert listed(strict) == ids[1:3]
+    assert query_of(strict.json()["rest_url"])["strict_dates"] == "true"
+    overlap_only = api.get(
+        f"{NS}/events?start_date=2026-12-01 12:00:00&end_date=2026-12-01 12:10:00&strict_dates=1"
+    )
+    assert listed(overlap_only) == []
+    date_only_strict = api.get(
+        f"{NS}/events?start_date=2026-12-01&end_date=2026-12-02&strict_dates=yes"
+    )
+    assert listed(date_only_strict) == ids[:4]
+    backwards = api.get(f"{NS}/events?start_date=2027-01-10&end_date=2027-01-01")
+    assert backwards.status_code == 200 and listed(backwards) == []
+    timestamp = api.get(f"{NS}/events?start_date=1796083200&end_date=2026-12-01 23:59:59")
+    assert listed(timestamp) == ids[:4]
+
+
+def test_relative_date_filters_drop_the_default_window(api: Api) -> None:
+    ids = seed_days(api, 8)
+    past = api.run(lambda: factories.make_event(api.database, "Past", start="2026-10-01 10:00:00"))
+    before = api.get(f"{NS}/events?starts_before=2026-12-01")
+    assert listed(before) == [past, *ids[:4]]
+    assert query_of(before.json()["rest_url"]) == {
+        "page": "1",
+        "per_page": "10",
+        "status": "publish",
+        "starts_before": "2026-12-01 23:59:59",
+    }
+    after = api.get(f"{NS}/events?starts_after=2026-12-01")
+    assert listed(after) == ids[4:]
+    strict_before = api.get(f"{NS}/events?starts_before=2026-12-01 13:00:00&strict_dates=true")
+    assert listed(strict_before) == [past, *ids[:2]]
+    ends_before = api.get(f"{NS}/events?ends_before=2026-12-01")
+    assert listed(ends_before) == [past, *ids[:4]]
+    ends_after = api.get(f"{NS}/events?ends_after=2026-12-01")
+    assert listed(ends_after) == ids[4:]
+    combined = api.get(
+        f"{NS}/events?starts_after=2026-12-01 12:00:00&start_date=2026-12-01"
+        "&end_date=2026-12-01 23:59:59&strict_dates=true"
+    )
+    assert listed(combined) == ids[2:4]
+
+
+def test_default_window_starts_at_the_start_of_yesterday(api: Api) -> None:
+    yesterday = api.run(
+        lambda: factories.make_event(api.database, "Y", start="2026-11-21 00:30:00")
+    )
+    two_days = api.run(lambda: factories.make_event(api.database, "Z", start="2026-11-20 23:30:00"))
+    assert listed(api.get(f"{NS}/events")) == [yesterday]
+    assert two_days not in listed(api.get(f"{NS}/events"))
+
+
+def test_events_must_lie_entirely_inside_the_window(api: Api) -> None:
+    spanning = api.run(
+        lambda: factories.make_event(
+            api.database, "Spanning", start="2027-01-14 20:00:00", end="2027-01-15 02:00:00"
+        )
+    )
+    inside = api.run(
+        lambda: factories.make_event(api.database, "Inside", start="2027-01-15 10:00:00")
+    )
+    assert listed(api.get(f"{NS}/events?start_date=2027-01-15&end_date=2027-01-15")) == [inside]
+    assert spanning in listed(api.get(f"{NS}/events?start_date=2027-01-14&end_date=2027-01-15"))
+
+
+def test_search_needs_every_word_in_title_excerpt_or_description(api: Api) -> None:
+    db = api.database
+    foo = api.run(lambda: factories.make_event(db, "foo night"))
+    foobar = api.run(lambda: factories.make_event(db, "Foo Bar"))
+    bar = api.run(lambda: factories.make_event(db, "bar", description="<p>quiet 100% evening</p>"))
+    excerpt = api.run(lambda: factories.make_event(db, "other", excerpt="all about foo"))
+    assert sorted(listed(api.get(f"{NS}/events?search=foo"))) == sorted([foo, foobar, excerpt])
+    assert listed(api.get(f"{NS}/events?search=foo bar")) == [foobar]
+    assert listed(api.get(f'{NS}/events?search="foo bar"')) == [foobar]
+    assert sorted(listed(api.get(f"{NS}/events?search=foo -bar"))) == sorted([foo, excerpt])
+    assert listed(api.get(f"{NS}/events?search=100%25")) == [bar]
+    assert listed(api.get(f"{NS}/events?search=_")) == []
+    assert listed(api.get(f"{NS}/events?search=%27 OR 1=1 --")) == []
+    body = api.get(f"{NS}/events?search=foo bar").json()
+    assert query_of(body["rest_url"])["search"] == "foo bar"
+
+
+def test_category_filter_by_id_or_slug_includes_children_and_ors_values(api: Api) -> None:
+    db = api.database
+    festivals = api.run(lambda: factories.make_term(db, "Festivals"))
+    jazz = api.run(lambda: factories.make_term(db, "Jazz Nights", parent_id=festivals))
+    concerts = api.run(lambda: factories.make_term(db, "Concerts"))
+    in_parent = api.run(lambda: factories.make_event(db, "P", term_ids=(festivals,)))
+    in_child = api.run(
+        lambda: factories.make_event(db, "C", start="2026-12-16 10:00:00", term_ids=(jazz,))
+    )
+    other = api.run(
+        lambda: factories.make_event(db, "O", start="2026-12-17 10:00:00", term_ids=(concerts,))
+    )
+    for value in (str(festivals), "festivals", f"festivals,{jazz}"):
+        assert listed(api.get(f"{NS}/events?categories={value}")) == [in_parent, in_child], value
+    array = api.get(f"{NS}/events?categories[]=festivals&categories[]={concerts}")
+    assert listed(array) == [in_parent, in_child, other]
+    body = array.json()
+    assert query_of(body["rest_url"])["categories"] == f"festivals,{concerts}"
+
+
+def test_tag_filter_prefers_slugs_over_ids_and_ands_with_categories(api: Api) -> None:
+    db = api.database
+    live = api.run(lambda: factories.make_term(db, "live", taxonomy="post_tag"))
+    named_like_id = api.run(lambda: factories.make_term(db, str(live), taxonomy="post_tag"))
+    concerts = api.run(lambda: factories.make_term(db, "Concerts"))
+    tagged_live = api.run(lambda: factories.make_event(db, "A", term_ids=(live, concerts)))
+    tagged_number = api.run(
+        lambda: factories.make_event(
+            db, "B", start="2026-12-16 10:00:00", term_ids=(named_like_id,)
+        )
+    )
+    live_only = api.run(
+        lambda: factories.make_event(db, "C", start="2026-12-17 10:00:00", term_ids=(live,))
+    )
+    assert listed(api.get(f"{NS}/events?tags={live}")) == [tagged_number]
+    assert listed(api.get(f"{NS}/events?tags=live")) == [tagged_live, live_only]
+    assert listed(api.get(f"{NS}/events?categories=concerts&tags=live")) == [tagged_live]
+
+
+def test_venue_and_organizer_filters_accept_several_ids(api: Api) -> None:
+    db = api.database
+    hall = api.run(lambda: factories.make_venue(db, "Hall"))
+    loft = api.run(lambda: factories.make_venue(db, "Loft", status="draft"))
+    jane = api.run(lambda: factories.make_organizer(db, "Jane"))
+    joe = api.run(lambda: factories.make_organizer(db, "Joe"))
+    at_hall = api.run(
+        lambda: factories.make_event(db, "H", venue_id=hall, organizer_ids=(jane, joe))
+    )
+    at_loft = api.run(
+        lambda: factories.make_event(
+            db, "L", start="2026-12-16 10:00:00", venue_id=loft, organizer_ids=(joe,)
+        )
+    )
+    api.run(lambda: factories.make_event(db, "N", start="2026-12-17 10:00:00"))
+    assert listed(api.get(f"{NS}/events?venue={hall}")) == [at_hall]
+    assert listed(api.get(f"{NS}/events?venue={hall},{loft}")) == [at_hall, at_loft]
+    assert listed(api.get(f"{NS}/events?organizer={jane}")) == [at_hall]
+    assert listed(api.get(f"{NS}/events?organizer[]={jane}&organizer[]={joe}")) == [
+        at_hall,
+        at_loft,
+    ]
+    body = api.get(f"{NS}/events?venue={hall},{loft}").json()
+    assert query_of(body["rest_url"])["venue"] == f"{hall},{loft}"
+
+
+def test_featured_filter(api: Api) -> None:
+    db = api.database
+    featured = api.run(lambda: factories.make_event(db, "F", featured=True))
+    plain = api.run(lambda: factories.make_event(db, "P", start="2026-12-16 10:00:00"))
+    assert listed(api.get(f"{NS}/events?featured=true")) == [featured]
+    assert listed(api.get(f"{NS}/events?featured=0")) == [plain]
+    assert query_of(api.get(f"{NS}/events?featured=1").json()["rest_url"])["featured"] == "1"
+
+
+def test_status_visibility_per_role(api: Api) -> None:
+    db = api.database
+    author = api.user("author")
+    other = api.user("contributor")
+    published = api.run(lambda: factories.make_event(db, "Pub"))
+    own_draft = api.run(
+        lambda: factories.make_event(
+            db, "Mine", status="draft", author_id=author, start="2026-12-16 10:00:00"
+        )
+    )
+    other_draft = api.run(
+        lambda: factories.make_event(
+            db, "Theirs", status="draft", author_id=other, start="2026-12-17 10:00:00"
+        )
+    )
+    private = api.run(
+        lambda: factories.make_event(
+            db, "Priv", status="private", author_id=other, start="2026-12-18 10:00:00"
+        )
+    )
+    trashed = api.run(
+        lambda: factories.make_event(db, "Bin", status="trash", start="2026-12-19 10:00:00")
+    )
+    assert listed(api.get(f"{NS}/events")) == [published]
+    assert listed(api.get(f"{NS}/events", as_="subscriber")) == [published]
+    admin = api.get(f"{NS}/events", as_="administrator")
+    assert listed(admin) == [published, own_draft, other_draft, private]
+    assert query_of(admin.json()["rest_url"])["status"] == "any"
+    assert listed(api.get(f"{NS}/events", as_="author")) == [published, own_draft]
+    assert listed(api.get(f"{NS}/events?status=draft", as_="administrator")) == [
+        own_draft,
+        other_draft,
+    ]
+    assert listed(api.get(f"{NS}/events?status=draft", as_="author")) == [own_draft]
+    assert listed(api.get(f"{NS}/events?status=trash", as_="editor")) == [trashed]
+    csv = api.get(f"{NS}/events?status=draft, private", as_="editor")
+    assert listed(csv) == [own_draft, other_draft, private]
+    assert query_of(csv.json()["rest_url"])["status"] == "draft,private"
+    assert api.get(f"{NS}/events?status=publish").status_code == 200
+    assert api.get(f"{NS}/events?status=publish,draft").status_code == 400
+    assert api.get(f"{NS}/events?status=foo,publish", as_="editor").status_code == 400
+
+
+def test_include_ignores_dates_but_not_visibility(api: Api) -> None:
+    db = api.database
+    near = api.run(lambda: factories.make_event(db, "Near"))
+    far = api.run(lambda: factories.make_event(db, "Far", start="2031-01-01 10:00:00"))
+    draft = api.run(lambda: factories.make_event(db, "Draft", status="draft"))
+    hidden = api.run(lambda: factories.make_event(db, "Hidden", hide_from_listings=True))
+    response = api.get(
+        f"{NS}/events?include={far},{near}&start_date=2030-01-01&end_date=2030-01-02"
+    )
+    assert listed(response) == [near, far]
+    assert "start_date" not in query_of(response.json()["rest_url"])
+    assert query_of(response.json()["rest_url"])["include"] == f"{far},{near}"
+    assert listed(api.get(f"{NS}/events?include[]={draft}&include[]={hidden}")) == []
+
+
+def test_hidden_events_are_never_listed(api: Api) -> None:
+    hidden = api.run(lambda: factories.make_event(api.database, "Hidden", hide_from_listings=True))
+    assert listed(api.get(f"{NS}/events", as_="administrator")) == []
+    assert api.get(f"{NS}/events/{hidden}").status_code == 200
+
+
+def test_password_protected_events_are_listed_blanked(api: Api) -> None:
+    venue = api.run(lambda: factories.make_venue(api.database, "Hall"))
+    event_id = api.run(
+        lambda: factories.make_event(
+            api.database,
+            "Secret",
+            post_password="s3cret",
+            description="hidden words",
+            cost=["$5"],
+            featured=True,
+            venue_id=venue,
+        )
+    )
+    item = api.get(f"{NS}/events").json()["events"][0]
+    assert item["id"] == event_id and item["title"] == "Secret"
+    assert (item["description"], item["excerpt"], item["cost"], item["website"]) == ("", "", "", "")
+    assert item["image"] is False and item["all_day"] is None and item["featured"] is None
+    assert item["venue"] == [] and item["organizer"] == [] and item["categories"] == []
+    assert item["cost_details"] == {
+        "currency_symbol": "",
+        "currency_position": "",
+        "currency_code": "",
+        "values": [],
+    }
+    unlocked = api.get(f"{NS}/events?context=edit", as_="administrator").json()["events"][0]
+    assert unlocked["description"] == "<p>hidden words</p>"
+    assert api.get(f"{NS}/events?password=s3cret").json()["events"][0]["description"] == ""
+
+
+def test_post_parent_filter(api: Api) -> None:
+    parent = api.run(lambda: factories.make_event(api.database, "Series"))
+    child = api.run(
+        lambda: factories.make_event(
+            api.database, "Child", parent_id=parent, start="2026-12-16 10:00:00"
+        )
+    )
+    assert listed(api.get(f"{NS}/events?post_parent={parent}")) == [child]
+    assert listed(api.get(f"{NS}/events?post_parent={child}")) == []
+
+
+def test_geoloc_filters_on_venue_coordinates(api: Api) -> None:
+    db = api.database
+    berlin = api.run(lambda: factories.make_venue(db, "Berlin", latitude=52.51, longitude=13.39))
+    potsdam = api.run(lambda: factories.make_venue(db, "Spandau", latitude=52.535, longitude=13.2))
+    paris = api.run(lambda: factories.make_venue(db, "Paris", latitude=48.85, longitude=2.35))
+    nowhere = api.run(lambda: factories.make_venue(db, "Nowhere"))
+    events = [
+        api.run(
+            lambda v=v, i=i: factories.make_event(
+                db, f"E{i}", venue_id=v, start=f"2026-12-1{i} 10:00:00"
+            )
+        )
+        for i, v in enumerate((berlin, potsdam, paris, nowhere))
+    ]
+    api.run(lambda: factories.make_event(db, "No venue", start="2026-12-19 10:00:00"))
+    assert listed(api.get(f"{NS}/events?geoloc=1")) == events[:3]
+    assert events[3] in listed(api.get(f"{NS}/events?geoloc=false"))
+    near_berlin = api.get(f"{NS}/events?geoloc_lat=52.5&geoloc_lng=13.4")
+    assert listed(near_berlin) == events[:2]
+    assert query_of(near_berlin.json()["rest_url"])["geoloc_lat"] == "52.5"
+    assert listed(api.get(f"{NS}/events?geoloc_lat=48.8566&geoloc_lng=2.3522")) == [events[2]]
+
+
+def test_ticketed_filters_on_the_stored_flag(api: Api) -> None:
+    ticketed = api.run(lambda: factories.make_event(api.database, "T", ticketed=True))
+    free = api.run(lambda: factories.make_event(api.database, "F", start="2026-12-16 10:00:00"))
+    assert listed(api.get(f"{NS}/events?ticketed=true")) == [ticketed]
+    assert listed(api.get(f"{NS}/events?ticketed=false")) == [free]
+
+
+def test_query_count_does_not_grow_with_the_page_size(api: Api) -> None:
+    db = api.database
+    hall = api.run(lambda: factories.make_venue(db, "Hall"))
+    jane = api.run(lambda: factories.make_organizer(db, "Jane"))
+    tag = api.run(lambda: factories.make_term(db, "t", taxonomy="post_tag"))
+    cat = api.run(lambda: factories.make_term(db, "c"))
+    image = api.run(lambda: factories.make_media(db, "https://cdn.example.test/a.png"))
+    for i in range(60):
+        api.run(
+            lambda i=i: factories.make_event(
+                db,
+                f"E{i}",
+                start=datetime(2026, 12, 1, 9) + timedelta(hours=i),
+                venue_id=hall,
+                organizer_ids=(jane,),
+                term_ids=(tag, cat),
+                image_id=image,
+            )
+        )
+    counts = []
+    for per_page in (1, 50):
+        before = api.statements
+        response = api.get(f"{NS}/events?per_page={per_page}")
+        assert len(response.json()["events"]) == per_page
+        counts.append(api.statements - before)
+    assert counts[0] == counts[1]
+    assert counts[0] <= 6
