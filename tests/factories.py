@@ -107,7 +107,7 @@ def _slug_for(values: dict[str, Any]) -> None:
 
 async def make_venue(
     db: Database, name: str = "Main Hall", *, id: int | None = None, **fields: Any
-) -> int:  # noqa: A002
+) -> int:
     async with db.transaction() as conn:
         venue_id = await _post_id(conn, "venue", id)
         values = _post_values(fields, name)
@@ -119,7 +119,7 @@ async def make_venue(
 
 async def make_organizer(
     db: Database, name: str = "Jane Org", *, id: int | None = None, **fields: Any
-) -> int:  # noqa: A002
+) -> int:
     async with db.transaction() as conn:
         organizer_id = await _post_id(conn, "organizer", id)
         values = _post_values(fields, name)
@@ -137,7 +137,7 @@ async def make_term(
     slug: str | None = None,
     description: str = "",
     parent_id: int | None = None,
-    id: int | None = None,  # noqa: A002
+    id: int | None = None,
 ) -> int:
     from eventcal.services.slugs import sanitize_slug
 
@@ -154,7 +154,7 @@ async def make_term(
         return int(await conn.scalar(sa.insert(term).values(**values).returning(term.c.id)))
 
 
-async def make_media(db: Database, url: str, *, id: int | None = None, **fields: Any) -> int:  # noqa: A002
+async def make_media(db: Database, url: str, *, id: int | None = None, **fields: Any) -> int:
     async with db.transaction() as conn:
         media_id = await _post_id(conn, "media", id)
         extension = url.rsplit(".", 1)[-1].lower() if "." in url.rsplit("/", 1)[-1] else ""
@@ -176,7 +176,7 @@ async def make_event(
     start: datetime | str = "2026-12-15 19:00:00",
     end: datetime | str | None = None,
     timezone: str = "UTC",
-    id: int | None = None,  # noqa: A002
+    id: int | None = None,
     venue_id: int | None = None,
     organizer_ids: tuple[int, ...] = (),
     term_ids: tuple[int, ...] = (),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import partial
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
@@ -20,7 +21,8 @@ def seed_days(api: Api, count: int = 12, *, per_day: int = 4) -> list[int]:
         begin = start + timedelta(days=day, hours=2 * slot)
         ids.append(
             api.run(
-                lambda i=i, begin=begin: factories.make_event(
+                partial(
+                    factories.make_event,
                     api.database,
                     f"Seed Event {i:03d}",
                     start=begin,
@@ -441,11 +443,7 @@ def test_geoloc_filters_on_venue_coordinates(api: Api) -> None:
     paris = api.run(lambda: factories.make_venue(db, "Paris", latitude=48.85, longitude=2.35))
     nowhere = api.run(lambda: factories.make_venue(db, "Nowhere"))
     events = [
-        api.run(
-            lambda v=v, i=i: factories.make_event(
-                db, f"E{i}", venue_id=v, start=f"2026-12-1{i} 10:00:00"
-            )
-        )
+        api.run(partial(factories.make_event, db, f"E{i}", venue_id=v, start=f"2026-12-1{i} 10:00"))
         for i, v in enumerate((berlin, potsdam, paris, nowhere))
     ]
     api.run(lambda: factories.make_event(db, "No venue", start="2026-12-19 10:00:00"))
@@ -473,7 +471,8 @@ def test_query_count_does_not_grow_with_the_page_size(api: Api) -> None:
     image = api.run(lambda: factories.make_media(db, "https://cdn.example.test/a.png"))
     for i in range(60):
         api.run(
-            lambda i=i: factories.make_event(
+            partial(
+                factories.make_event,
                 db,
                 f"E{i}",
                 start=datetime(2026, 12, 1, 9) + timedelta(hours=i),

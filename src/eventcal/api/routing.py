@@ -345,8 +345,8 @@ class Router:
             raise _too_large(limit)
         content_type = request.headers.get("content-type", "")
         if content_type.lower().startswith("multipart/form-data"):
-            form = await request.form(max_files=10, max_fields=1000)
-            pairs = [(k, v) for k, v in form.multi_items() if isinstance(v, str)]
+            async with request.form(max_files=10, max_fields=1000) as form:
+                pairs = [(k, v) for k, v in form.multi_items() if isinstance(v, str)]
             return {}, php_pairs_to_dict(pairs)
         chunks: list[bytes] = []
         size = 0
