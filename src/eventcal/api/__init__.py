@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from eventcal.api import events, index
+from eventcal.api import events, index, organizers, venues
 from eventcal.api.common import TRANSLATION_LANGUAGE
 from eventcal.api.routing import Route, Router, Services
 
@@ -17,7 +17,12 @@ def _with_language(route: Route) -> Route:
 
 def build_routes() -> list[Route]:
     final: list[Route] = []
-    table = [*index.routes(lambda: final), *events.routes()]
+    table = [
+        *index.routes(lambda: final),
+        *events.routes(),
+        *venues.routes(),
+        *organizers.routes(),
+    ]
     final.extend(_with_language(r) for r in table)
     return final
 

@@ -3,20 +3,34 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from eventcal.api.args import Arg, Invalid, Parser, as_int, csv_items, string
+from eventcal.api.args import (
+    Arg,
+    Invalid,
+    Parser,
+    as_int,
+    csv_items,
+    non_empty_string,
+    parse_args,
+    positive_int,
+    string,
+    type_error,
+)
 from eventcal.api.request import RequestState
-from eventcal.errors import ApiError
+from eventcal.errors import ApiError, InvalidParams, MissingParams
 from eventcal.i18n import LANGUAGES
 from eventcal.services import dates as date_service
+from eventcal.services import linked as linked_service
 from eventcal.services import media as media_service
+from eventcal.services import posts
 from eventcal.services import users as user_service
 from eventcal.services.cost import normalise_cost_input
 from eventcal.services.linked import LinkedItem, parse_linked
 from eventcal.services.media import ImageRef
+from eventcal.services.pagination import clamp_per_page
 from eventcal.services.permissions import Actor
 from eventcal.services.terms import TermValue, split_term_values
 from eventcal.timezones import canonical_timezone_name
@@ -124,11 +138,9 @@ def term_values(value: Any, state: RequestState) -> list[TermValue]:
     return values
 
 
-def linked(
-    kind: str, *, allow_csv: bool, validate_inline: Callable[[dict[str, Any], Actor], bool]
-) -> Parser:
-    """Venue/organizer links of a write: ids must exist; inline objects must be creatable."""
-    from eventcal.services import linked as linked_service
+def linked(kind: str, *, allow_csv: bool, inline_args: Sequence[Arg]) -> Parser:
+    """Venue/organizer links of a write: ids must exist; inline objects are validated with the
+    collection's own create parameters (spec events §4.3)."""
 
     async def parse(value: Any, state: RequestState) -> list[LinkedItem]:
         items = parse_linked(value, allow_csv=allow_csv)
@@ -136,10 +148,17 @@ def linked(
             raise Invalid()
         if await linked_service.missing_ids(state.conn, kind, items):
             raise Invalid()
+        parsed: list[LinkedItem] = []
         for item in items:
-            if item.data is not None and not validate_inline(dict(item.data), state.actor):
-                raise Invalid()
-        return items
+            if item.data is None:
+                parsed.append(item)
+                continue
+            try:
+                params = await parse_args(inline_args, item.data, state)
+            except (InvalidParams, MissingParams):
+                raise Invalid() from None
+            parsed.append(LinkedItem(data={name: params[name] for name in params.sent}))
+        return parsed
 
     return parse
 
@@ -147,13 +166,11 @@ def linked(
 def status_list(value: Any, state: RequestState) -> list[str]:
     """Archive ``status``: one status, a list or CSV; callers who cannot edit may ask for
     ``publish`` only."""
-    from eventcal.services.events import status_request_allowed
-
     items = csv_items(value)
     if not items or not all(isinstance(i, str) for i in items):
         raise Invalid()
     statuses = list(dict.fromkeys(items))
-    if not status_request_allowed(state.actor, statuses):
+    if not posts.status_request_allowed(state.actor, statuses):
         raise Invalid()
     return statuses
 
@@ -204,8 +221,43 @@ def path_id(state: RequestState) -> int:
 
 def forbidden(actor: Actor) -> ApiError:
     """401 for anonymous callers, 403 for authenticated ones (the original's rule)."""
-    return ApiError(
-        "rest_forbidden",
-        "Sorry, you are not allowed to do that.",
-        401 if actor.is_anonymous else 403,
+    return posts.forbidden(actor)
+
+
+def per_page(value: Any, state: RequestState) -> int:
+    return clamp_per_page(positive_int(value, state))
+
+
+_search = non_empty_string("search", max_length=200)
+
+
+def search(value: Any, state: RequestState) -> str:
+    return str(_search(value, state))
+
+
+def text(name: str, *, max_length: int = 65_535) -> Parser:
+    """A text field that may be cleared with ``""``; numbers are taken as their text
+    (DEVIATIONS #14: natural JSON is accepted where unambiguous)."""
+    as_string = string(name, max_length=max_length)
+
+    def parse(value: Any, state: RequestState) -> str:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            value = str(value)
+        if not isinstance(value, str):
+            raise type_error(name, "string")
+        return str(as_string(value, state))
+
+    return parse
+
+
+PASSWORD_ARG = Arg("password", "The password of a password-protected item", password, type="string")
+
+
+def post_password_arg(label: str) -> Arg:
+    return Arg(
+        "post_password",
+        f"A password that protects the {label}'s content (never returned; empty removes it)",
+        string("post_password", max_length=255),
+        type="string",
+        location="body",
     )

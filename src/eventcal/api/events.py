@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from eventcal.api import common
+from eventcal.api import organizers as organizer_routes
+from eventcal.api import venues as venue_routes
 from eventcal.api.args import (
     Arg,
     Invalid,
@@ -23,10 +25,8 @@ from eventcal.errors import InvalidParams, NotFound, ParamError, invalid
 from eventcal.schemas.openapi import ref
 from eventcal.services import dates as date_service
 from eventcal.services import events as event_service
-from eventcal.services import organizers as organizer_service
+from eventcal.services import posts
 from eventcal.services import terms as term_service
-from eventcal.services import venues as venue_service
-from eventcal.services.pagination import clamp_per_page
 from eventcal.services.permissions import Actor, Cap
 from eventcal.services.representation import CATEGORY_TAXONOMY, TAG_TAXONOMY
 from eventcal.storage import queries as q
@@ -45,22 +45,12 @@ def can_delete(actor: Actor) -> bool:
 # --- archive parameters ----------------------------------------------------------------------
 
 
-def per_page(value: Any, state: RequestState) -> int:
-    return clamp_per_page(positive_int(value, state))
-
-
 def strict_dates(value: Any, state: RequestState) -> bool:
     if isinstance(value, bool):
         return value
     if not isinstance(value, str) or value == "":
         raise Invalid()
     return truthy(value)
-
-
-def search(value: Any, state: RequestState) -> str:
-    text = non_empty_string("search", max_length=200)(value, state)
-    assert isinstance(text, str)
-    return text
 
 
 class TermFilter:
@@ -132,7 +122,7 @@ ARCHIVE_ARGS = (
     Arg(
         "per_page",
         "The number of events to return on each page",
-        per_page,
+        common.per_page,
         type="integer",
         default=lambda state: state.site.posts_per_page,
     ),
@@ -159,7 +149,7 @@ ARCHIVE_ARGS = (
     Arg(
         "search",
         "Events should contain the specified string in the title or description",
-        search,
+        common.search,
         type="string",
     ),
     Arg(
@@ -272,14 +262,6 @@ def raise_invalid(name: str, message: str, **args: Any) -> None:
 
 
 # --- write parameters ------------------------------------------------------------------------
-
-
-def _venue_inline_ok(data: dict[str, Any], actor: Actor) -> bool:
-    return venue_service.inline_is_valid(data)
-
-
-def _organizer_inline_ok(data: dict[str, Any], actor: Actor) -> bool:
-    return organizer_service.inline_is_valid(data)
 
 
 def write_args(*, create: bool) -> tuple[Arg, ...]:
@@ -412,7 +394,7 @@ def write_args(*, create: bool) -> tuple[Arg, ...]:
         Arg(
             "venue",
             "The event venue IDs or data",
-            common.linked("venue", allow_csv=False, validate_inline=_venue_inline_ok),
+            common.linked("venue", allow_csv=False, inline_args=venue_routes.CREATE_ARGS),
             items={"type": "integer"},
             default=None,
             location=loc,
@@ -420,7 +402,7 @@ def write_args(*, create: bool) -> tuple[Arg, ...]:
         Arg(
             "organizer",
             "The event organizer IDs or data",
-            common.linked("organizer", allow_csv=True, validate_inline=_organizer_inline_ok),
+            common.linked("organizer", allow_csv=True, inline_args=organizer_routes.CREATE_ARGS),
             items={"type": "integer"},
             default=None,
             location=loc,
@@ -485,9 +467,7 @@ async def _editable(state: RequestState, event_id: int, *, for_delete: bool) -> 
         if not (can_delete(actor) if for_delete else can_write(actor)):
             raise common.forbidden(actor)
         row = await event_service.require_event(state.conn, event_id)
-    allowed = (
-        event_service.may_delete(actor, row) if for_delete else event_service.may_edit(actor, row)
-    )
+    allowed = posts.may_delete(actor, row) if for_delete else posts.may_edit(actor, row)
     if not allowed:
         raise common.forbidden(actor)
     return row

@@ -260,6 +260,8 @@ COMPONENTS: dict[str, Any] = {
     "Event": _EVENT,
     "EventWithJsonLd": _EVENT_WITH_JSON_LD,
     "EventArchive": _archive("events", "Event"),
+    "VenueArchive": _archive("venues", "Venue"),
+    "OrganizerArchive": _archive("organizers", "Organizer"),
     "Error": _ERROR,
     "RouteDescription": _INDEX_ROUTE,
     "Index": _INDEX,

@@ -7,48 +7,33 @@ request's transaction; a failure anywhere leaves nothing behind.
 from __future__ import annotations
 
 import hmac
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import UTC, datetime, tzinfo
 from typing import Any, TypedDict
 
-import sqlalchemy as sa
-
-from eventcal.errors import ApiError, Forbidden, Gone, InvalidParams, NotFound, ParamError, invalid
+from eventcal.errors import ApiError, Forbidden, InvalidParams, NotFound, ParamError, invalid
 from eventcal.services import dates as date_service
 from eventcal.services import linked as linked_service
+from eventcal.services import posts
 from eventcal.services import terms as term_service
 from eventcal.services.context import Call
 from eventcal.services.cost import store_cost
 from eventcal.services.dates import end_of_day, start_of_day
 from eventcal.services.media import ImageRef
 from eventcal.services.pagination import Page
-from eventcal.services.permissions import (
-    Actor,
-    Cap,
-    ItemState,
-    can_delete,
-    can_edit,
-    can_read,
-    publish_status,
-    sees_all_statuses,
-)
-from eventcal.services.representation import (
-    CATEGORY_TAXONOMY,
-    TAG_TAXONOMY,
-    Related,
-    event_json,
-)
-from eventcal.services.slugs import numbered, sanitize_slug, trashed, untrashed
+from eventcal.services.permissions import Actor, Cap, publish_status
+from eventcal.services.representation import CATEGORY_TAXONOMY, TAG_TAXONOMY, Related, event_json
+from eventcal.services.slugs import sanitize_slug
 from eventcal.storage import queries as q
-from eventcal.storage.db import Connection, Row, UniqueViolation, as_local, as_utc
-from eventcal.storage.tables import LIVE_STATUSES, event
+from eventcal.storage.db import Connection, Row, as_local
+from eventcal.storage.tables import event
 from eventcal.timezones import canonical_timezone_name, resolve_timezone, to_local, to_utc
 
-WRITABLE_STATUSES = ("publish", "future", "draft", "pending", "private", "trash")
-LISTABLE_STATUSES = ("publish", "future", "draft", "pending", "private", "trash")
-DEFAULT_VISIBLE_STATUSES = ("publish", "future", "draft", "pending", "private")
-FUTURE_GRACE = timedelta(minutes=1)
+KIND = posts.define_kind("event", event, drafts_get_slugs=False)
+GEOFENCE_KM = 25.0
+"""Radius around ``geoloc_lat``/``geoloc_lng`` (the calendar extension's default geofence)."""
 
 
 # --- loading and presenting -----------------------------------------------------------------
@@ -62,9 +47,8 @@ async def load_related(conn: Connection, rows: Sequence[Row]) -> Related:
     event_ids = [int(r["id"]) for r in rows]
     venue_ids = sorted({int(r["venue_id"]) for r in rows if r["venue_id"]})
     if venue_ids:
-        related.venues = {
-            int(v["id"]): v for v in await conn.all(q.VENUES_BY_IDS, {"ids": venue_ids})
-        }
+        venues = await conn.all(q.VENUES_BY_IDS, {"ids": venue_ids})
+        related.venues = {int(v["id"]): v for v in venues}
     for row in await conn.all(q.ORGANIZERS_OF_EVENTS, {"ids": event_ids}):
         related.organizers.setdefault(int(row["event_id"]), []).append(row)
     for row in await conn.all(q.TERMS_OF_EVENTS, {"ids": event_ids}):
@@ -74,14 +58,9 @@ async def load_related(conn: Connection, rows: Sequence[Row]) -> Related:
     for organizers in related.organizers.values():
         media_ids.update(int(o["image_id"]) for o in organizers if o["image_id"])
     if media_ids:
-        related.media = {
-            int(m["id"]): m for m in await conn.all(q.MEDIA_BY_IDS, {"ids": sorted(media_ids)})
-        }
+        media = await conn.all(q.MEDIA_BY_IDS, {"ids": sorted(media_ids)})
+        related.media = {int(m["id"]): m for m in media}
     return related
-
-
-def _state(row: Row) -> ItemState:
-    return ItemState(row["author_id"], row["status"], row["status_before_trash"])
 
 
 def password_access(actor: Actor, row: Row, password: str | None, context_edit: bool) -> bool:
@@ -89,7 +68,7 @@ def password_access(actor: Actor, row: Row, password: str | None, context_edit: 
     stored = row["post_password"]
     if not stored:
         return True
-    if context_edit and can_edit(actor, _state(row)):
+    if context_edit and posts.may_edit(actor, row):
         return True
     return password is not None and hmac.compare_digest(password.encode(), stored.encode())
 
@@ -105,9 +84,7 @@ async def present(
 
 
 async def find_event(conn: Connection, event_id: int) -> Row | None:
-    if event_id <= 0 or event_id > 2**31 - 1:
-        return None
-    return await conn.first(q.EVENT_BY_ID, {"id": event_id})
+    return await posts.find(conn, KIND, event_id)
 
 
 async def require_event(conn: Connection, event_id: int) -> Row:
@@ -115,18 +92,13 @@ async def require_event(conn: Connection, event_id: int) -> Row:
     row = await find_event(conn, event_id)
     if row is not None:
         return row
-    if 0 < event_id <= 2**31 - 1 and await q.post_type(conn, event_id) is not None:
+    if 0 < event_id <= posts.MAX_ID and await q.post_type(conn, event_id) is not None:
         raise ApiError("rest-invalid-event-id", "The specified ID is not a valid event.", 400)
     raise NotFound("rest-event-not-found", "Event with ID {id} does not exist.", id=event_id)
 
 
 async def event_id_by_slug(conn: Connection, slug: str) -> int | None:
-    """The event with this slug (normalised like a title), live ones first; any status."""
-    wanted = sanitize_slug(slug)
-    if not wanted:
-        return None
-    rows = await conn.all(q.EVENT_IDS_BY_SLUG, {"slug": wanted})
-    return int(rows[0]["id"]) if rows else None
+    return await posts.id_by_slug(conn, KIND, slug)
 
 
 async def read_event(
@@ -135,7 +107,7 @@ async def read_event(
     """``GET /events/{id}`` decisions (spec events §3.1), after the id was found."""
     if row["status"] == "trash":
         raise Forbidden("event-no-longer-available", "This event is no longer available")
-    if row["status"] != "publish" and not can_read(call.actor, _state(row)):
+    if not posts.may_read(call.actor, row):
         raise Forbidden("event-not-accessible", "The requested event is not accessible")
     if not password_access(call.actor, row, password, context_edit):
         raise Forbidden(
@@ -176,27 +148,6 @@ class EventListQuery:
     geoloc_lng: float | None = None
     ticketed: bool | None = None
     context_edit: bool = False
-    extra_link_params: list[tuple[str, str]] = field(default_factory=list)
-
-
-GEOFENCE_KM = 25.0
-"""Radius around ``geoloc_lat``/``geoloc_lng`` (the calendar extension's default geofence)."""
-
-
-def visible_statuses(actor: Actor, requested: list[str] | None) -> tuple[tuple[str, ...], str]:
-    """Statuses a listing may show and the ``status`` value its links carry."""
-    if requested is not None:
-        return tuple(requested), ",".join(requested)
-    if actor.can(Cap.EDIT_POSTS):
-        return DEFAULT_VISIBLE_STATUSES, "any"
-    return ("publish",), "publish"
-
-
-def status_request_allowed(actor: Actor, statuses: list[str]) -> bool:
-    """Callers who cannot edit events may ask for published events only."""
-    if actor.can(Cap.EDIT_POSTS):
-        return all(s in LISTABLE_STATUSES for s in statuses)
-    return statuses == ["publish"]
 
 
 def _window_value(
@@ -219,88 +170,104 @@ def _window_value(
     return end_of_day(parsed) if end else start_of_day(parsed)
 
 
-async def list_events(call: Call, query: EventListQuery) -> Page:
-    """``GET /events``: filters, visibility, totals and one page of full event objects."""
-    site_zone = call.site.zone
-    fmt = date_service.format_datetime
-    statuses, status_link = visible_statuses(call.actor, query.statuses)
-    own_author = None if sees_all_statuses(call.actor) else call.actor.user_id
-    if call.actor.is_anonymous or not call.actor.can(Cap.EDIT_POSTS):
-        own_author = None
+@dataclass(slots=True)
+class _Window:
+    """The date filters in effect (site-local wall-clock)."""
 
-    link: list[tuple[str, str]] = [("page", str(query.page)), ("per_page", str(query.per_page))]
-    start_min = end_max = None
+    start_min: datetime | None = None
+    end_max: datetime | None = None
+    relative: dict[str, datetime | None] = field(default_factory=dict)
+
+
+def _date_window(query: EventListQuery, site_zone: tzinfo, now: datetime) -> _Window:
+    """Defaults apply only without relative filters; ``include`` ignores every date filter
+    (DEVIATIONS #7)."""
     relative = {
         "starts_before": query.starts_before,
         "starts_after": query.starts_after,
         "ends_before": query.ends_before,
         "ends_after": query.ends_after,
     }
-    effective: dict[str, datetime | None] = dict.fromkeys(relative)
-    if query.include is None:
-        any_relative = any(v is not None for v in relative.values())
-        start_raw = query.start_date
-        end_raw = query.end_date
-        if not any_relative:
-            default_start, default_end = date_service.default_archive_window(call.now, site_zone)
-            if start_raw is None:
-                start_raw = (
-                    fmt(default_start)
-                    if not query.strict
-                    else fmt(to_utc(default_start, site_zone))
-                )
-            if end_raw is None:
-                end_raw = (
-                    fmt(default_end) if not query.strict else fmt(to_utc(default_end, site_zone))
-                )
-        if start_raw is not None:
-            start_min = _window_value(start_raw, query.strict, site_zone, call.now, end=False)
-        if end_raw is not None:
-            end_max = _window_value(end_raw, query.strict, site_zone, call.now, end=True)
-        for name, raw in relative.items():
-            if raw is not None:
-                effective[name] = _window_value(raw, query.strict, site_zone, call.now, end=True)
-
-    def link_date(value: datetime) -> str:
-        # Strict mode reads values as UTC, so links carry the UTC form to give the same listing.
-        return fmt(to_utc(value, site_zone)) if query.strict else fmt(value)
-
-    if start_min is not None:
-        link.append(("start_date", link_date(start_min)))
-    if end_max is not None:
-        link.append(("end_date", link_date(end_max)))
-    words, excluded = split_search(query.search) if query.search else ((), ())
-    if query.search:
-        link.append(("search", query.search))
-    if query.category_values is not None:
-        link.append(("categories", query.category_values))
-    if query.tag_values is not None:
-        link.append(("tags", query.tag_values))
-    link.append(("status", status_link))
-    if query.post_parent is not None:
-        link.append(("post_parent", str(query.post_parent)))
+    window = _Window(relative=dict.fromkeys(relative))
     if query.include is not None:
-        link.append(("include", ",".join(str(i) for i in query.include)))
-    for name, value in effective.items():
-        if value is not None:
-            link.append((name, link_date(value)))
-    if query.strict:
-        link.append(("strict_dates", "true"))
-    if query.ticketed is not None:
-        link.append(("ticketed", "1" if query.ticketed else "0"))
-    if query.venue_ids is not None:
-        link.append(("venue", ",".join(str(i) for i in query.venue_ids)))
-    if query.organizer_ids is not None:
-        link.append(("organizer", ",".join(str(i) for i in query.organizer_ids)))
-    if query.featured is not None:
-        link.append(("featured", "1" if query.featured else "0"))
-    if query.geoloc is not None:
-        link.append(("geoloc", "1" if query.geoloc else "0"))
-    if query.geoloc_lat is not None and query.geoloc_lng is not None:
-        link.append(("geoloc_lat", repr(query.geoloc_lat)))
-        link.append(("geoloc_lng", repr(query.geoloc_lng)))
-    link.extend(query.extra_link_params)
+        return window
+    start_raw, end_raw = query.start_date, query.end_date
+    if all(v is None for v in relative.values()):
+        default_start, default_end = date_service.default_archive_window(now, site_zone)
+        if query.strict:
+            default_start, default_end = (
+                to_local(to_utc(default_start, site_zone), UTC),
+                to_local(to_utc(default_end, site_zone), UTC),
+            )
+        if start_raw is None:
+            start_raw = date_service.format_datetime(default_start)
+        if end_raw is None:
+            end_raw = date_service.format_datetime(default_end)
+    if start_raw is not None:
+        window.start_min = _window_value(start_raw, query.strict, site_zone, now, end=False)
+    if end_raw is not None:
+        window.end_max = _window_value(end_raw, query.strict, site_zone, now, end=True)
+    for name, raw in relative.items():
+        if raw is not None:
+            window.relative[name] = _window_value(raw, query.strict, site_zone, now, end=True)
+    return window
 
+
+def _csv(values: Sequence[int]) -> str:
+    return ",".join(str(v) for v in values)
+
+
+def _flag(value: bool) -> str:
+    return "1" if value else "0"
+
+
+def _link_params(
+    query: EventListQuery, window: _Window, status_link: str, site_zone: tzinfo
+) -> list[tuple[str, str]]:
+    """The listing's effective filters in the original's URL order; every filter is carried,
+    so ``next_rest_url`` gives the next page of the same listing (DEVIATIONS #9)."""
+
+    def date(value: datetime) -> str:
+        # Strict mode reads values as UTC, so links carry the UTC form to give the same listing.
+        return date_service.format_datetime(to_utc(value, site_zone) if query.strict else value)
+
+    link: list[tuple[str, str]] = [("page", str(query.page)), ("per_page", str(query.per_page))]
+    if window.start_min is not None:
+        link.append(("start_date", date(window.start_min)))
+    if window.end_max is not None:
+        link.append(("end_date", date(window.end_max)))
+    optional: list[tuple[str, str | None]] = [
+        ("search", query.search),
+        ("categories", query.category_values),
+        ("tags", query.tag_values),
+        ("status", status_link),
+        ("post_parent", None if query.post_parent is None else str(query.post_parent)),
+        ("include", None if query.include is None else _csv(query.include)),
+    ]
+    optional += [(n, None if v is None else date(v)) for n, v in window.relative.items()]
+    optional += [
+        ("strict_dates", "true" if query.strict else None),
+        ("ticketed", None if query.ticketed is None else _flag(query.ticketed)),
+        ("venue", None if query.venue_ids is None else _csv(query.venue_ids)),
+        ("organizer", None if query.organizer_ids is None else _csv(query.organizer_ids)),
+        ("featured", None if query.featured is None else _flag(query.featured)),
+        ("geoloc", None if query.geoloc is None else _flag(query.geoloc)),
+        ("geoloc_lat", None if query.geoloc_lat is None else repr(query.geoloc_lat)),
+        ("geoloc_lng", None if query.geoloc_lng is None else repr(query.geoloc_lng)),
+    ]
+    link.extend((name, value) for name, value in optional if value is not None)
+    return link
+
+
+def _tuple(values: Sequence[int] | None) -> tuple[int, ...] | None:
+    return None if values is None else tuple(values)
+
+
+async def list_events(call: Call, query: EventListQuery) -> Page:
+    """``GET /events``: filters, visibility, totals and one page of full event objects."""
+    statuses, status_link = posts.visible_statuses(call.actor, query.statuses)
+    window = _date_window(query, call.site.zone, call.now)
+    words, excluded = split_search(query.search) if query.search else ((), ())
     category_ids = query.category_ids
     if category_ids is not None:
         category_ids = await term_service.with_descendants(
@@ -311,26 +278,27 @@ async def list_events(call: Call, query: EventListQuery) -> Page:
         near = (query.geoloc_lat, query.geoloc_lng, GEOFENCE_KM)
     flt = q.EventListFilter(
         statuses=statuses,
-        own_author_id=own_author,
-        start_min=start_min,
-        end_max=end_max,
-        starts_before=effective["starts_before"],
-        starts_after=effective["starts_after"],
-        ends_before=effective["ends_before"],
-        ends_after=effective["ends_after"],
+        own_author_id=posts.own_author_filter(call.actor),
+        start_min=window.start_min,
+        end_max=window.end_max,
+        starts_before=window.relative["starts_before"],
+        starts_after=window.relative["starts_after"],
+        ends_before=window.relative["ends_before"],
+        ends_after=window.relative["ends_after"],
         search_words=words,
         excluded_words=excluded,
-        category_ids=tuple(category_ids) if category_ids is not None else None,
-        tag_ids=tuple(query.tag_ids) if query.tag_ids is not None else None,
-        venue_ids=tuple(query.venue_ids) if query.venue_ids is not None else None,
-        organizer_ids=tuple(query.organizer_ids) if query.organizer_ids is not None else None,
+        category_ids=_tuple(category_ids),
+        tag_ids=_tuple(query.tag_ids),
+        venue_ids=_tuple(query.venue_ids),
+        organizer_ids=_tuple(query.organizer_ids),
         featured=query.featured,
-        include=tuple(query.include) if query.include is not None else None,
+        include=_tuple(query.include),
         parent_id=query.post_parent,
         geoloc=query.geoloc,
         near=near,
         ticketed=query.ticketed,
     )
+    link = _link_params(query, window, status_link, call.site.zone)
     total = await q.count_events(call.conn, flt)
     page = Page(items=[], total=total, page=query.page, per_page=query.per_page, link_params=link)
     if page.offset < total:
@@ -353,13 +321,15 @@ async def list_events(call: Call, query: EventListQuery) -> Page:
     return page
 
 
+_SEARCH_TOKEN = re.compile(r'"([^"]*)"?|([^\s",+]+)')
+MAX_SEARCH_WORDS = 12
+
+
 def split_search(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Words of a search (quoted phrases kept whole); ``-word`` excludes (WordPress search)."""
-    import re
-
     terms: list[str] = []
     excluded: list[str] = []
-    for match in re.finditer(r'"([^"]*)"?|([^\s",+]+)', text):
+    for match in _SEARCH_TOKEN.finditer(text):
         phrase, word = match.group(1), match.group(2)
         item = (phrase if phrase is not None else word).strip()
         if not item:
@@ -368,7 +338,7 @@ def split_search(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
             excluded.append(item[1:])
         elif item != "-":
             terms.append(item)
-    return tuple(terms[:12]), tuple(excluded[:12])
+    return tuple(terms[:MAX_SEARCH_WORDS]), tuple(excluded[:MAX_SEARCH_WORDS])
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -405,11 +375,27 @@ class EventInput(TypedDict, total=False):
     post_password: str
 
 
-def _require_author_change(call: Call, author_id: int) -> None:
-    if author_id != call.actor.user_id and not call.actor.can(Cap.EDIT_OTHERS):
-        raise Forbidden(
-            "rest_cannot_edit_others", "Sorry, you are not allowed to update posts as this user."
-        )
+TEXT_COLUMNS = ("title", "description", "excerpt", "website", "post_password")
+FLAG_COLUMNS = ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured", "ticketed")
+NEW_EVENT_DEFAULTS: dict[str, Any] = {
+    "description": "",
+    "excerpt": "",
+    "website": "",
+    "post_password": "",
+    "show_map": False,
+    "show_map_link": False,
+    "hide_from_listings": False,
+    "sticky": False,
+    "featured": False,
+    "ticketed": False,
+    "image_id": None,
+    "image_url": None,
+    "cost": "",
+    "currency_symbol": "",
+    "currency_position": "",
+    "parent_id": None,
+    "venue_id": None,
+}
 
 
 def _parse_event_time(name: str, value: Any, zone: tzinfo, now: datetime) -> datetime:
@@ -419,72 +405,10 @@ def _parse_event_time(name: str, value: Any, zone: tzinfo, now: datetime) -> dat
     return parsed
 
 
-def _publication(data: EventInput, site_zone: tzinfo, now: datetime) -> datetime | None:
-    """The publication instant from ``date_utc`` (UTC) or ``date`` (site-local), if sent."""
-    if "date_utc" in data:
-        return data["date_utc"].replace(tzinfo=UTC)
-    if "date" in data:
-        return to_utc(data["date"], site_zone)
-    return None
+def _date_columns(call: Call, data: EventInput, current: Row | None) -> dict[str, Any]:
+    """Zone, start and end after a write (spec events §4.2 step 3, DEVIATIONS #16).
 
-
-def _schedule(status: str, published_at: datetime, now: datetime) -> str:
-    """WordPress: ``publish`` dated in the future becomes ``future``, and back."""
-    if status == "publish" and published_at > now + FUTURE_GRACE:
-        return "future"
-    if status == "future" and published_at <= now:
-        return "publish"
-    return status
-
-
-async def unique_event_slug(conn: Connection, wanted: str, exclude_id: int | None) -> str:
-    """``wanted`` or the first free ``wanted-N`` among events (any status, as WordPress)."""
-    candidate = wanted
-    number = 1
-    while True:
-        rows = await conn.all(_SLUG_OWNERS, {"slug": candidate})
-        if not any(int(r["id"]) != exclude_id for r in rows):
-            return candidate
-        number += 1
-        candidate = numbered(wanted, number)
-
-
-_SLUG_OWNERS = sa.select(event.c.id).where(event.c.slug == sa.bindparam("slug"))
-
-
-async def _resolve_terms(
-    call: Call, taxonomy: str, values: list[term_service.TermValue]
-) -> list[int]:
-    resolved = await term_service.resolve_write_terms(call.conn, taxonomy, values)
-    ids = list(resolved.ids)
-    if resolved.new_names:
-        needed = Cap.MANAGE_CATEGORIES if taxonomy == CATEGORY_TAXONOMY else Cap.MANAGE_TAGS
-        if not call.actor.can(needed):
-            name = "categories" if taxonomy == CATEGORY_TAXONOMY else "tags"
-            raise InvalidParams(
-                {
-                    name: ParamError(
-                        "{name} names a term that does not exist: {term}.",
-                        name=name,
-                        term=resolved.new_names[0],
-                    )
-                }
-            )
-        for term_name in resolved.new_names:
-            ids.append(await term_service.create_term(call.conn, taxonomy, term_name))
-    return ids
-
-
-@dataclass(slots=True)
-class _Dates:
-    zone_name: str
-    start_local: datetime
-    end_local: datetime
-    all_day: bool
-
-
-def _dates(call: Call, data: EventInput, current: Row | None) -> _Dates:
-    """Zone, start and end after a write (spec events §4.2 step 3, DEVIATIONS #16)."""
+    Dates are read in the event's zone; a zone change alone keeps the wall-clock times."""
     if "timezone" in data:
         zone_name = canonical_timezone_name(data["timezone"]) or call.site.timezone_name
     elif current is not None:
@@ -502,25 +426,25 @@ def _dates(call: Call, data: EventInput, current: Row | None) -> _Dates:
     else:
         assert current is not None
         end = as_local(current["end_local"])
-    all_day = (
-        data["all_day"]
-        if "all_day" in data
-        else bool(current["all_day"])
-        if current is not None
-        else False
-    )
+    if "all_day" in data:
+        all_day = data["all_day"]
+    else:
+        all_day = bool(current["all_day"]) if current is not None else False
     if all_day:
         start, end = start_of_day(start), end_of_day(end)
     if end < start:
         raise invalid("end_date", "The end date must not be before the start date.")
-    return _Dates(zone_name, start, end, all_day)
+    return {
+        "timezone": zone_name,
+        "all_day": all_day,
+        "start_local": start,
+        "end_local": end,
+        "start_at": to_utc(start, zone),
+        "end_at": to_utc(end, zone),
+    }
 
 
-TEXT_COLUMNS = ("title", "description", "excerpt", "website", "post_password")
-FLAG_COLUMNS = ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured", "ticketed")
-
-
-def _row_values(call: Call, data: EventInput) -> dict[str, Any]:
+def _row_values(data: EventInput) -> dict[str, Any]:
     """Column values for the simple fields that were sent."""
     sent: Mapping[str, object] = data
     values: dict[str, Any] = {key: sent[key] for key in TEXT_COLUMNS if key in sent}
@@ -548,6 +472,30 @@ def _sent_terms(data: EventInput) -> dict[str, list[term_service.TermValue]]:
     return sent
 
 
+async def _resolve_terms(
+    call: Call, taxonomy: str, values: list[term_service.TermValue]
+) -> list[int]:
+    """Term ids for a write; unknown names create terms for callers who may manage them."""
+    resolved = await term_service.resolve_write_terms(call.conn, taxonomy, values)
+    ids = list(resolved.ids)
+    if resolved.new_names:
+        needed = Cap.MANAGE_CATEGORIES if taxonomy == CATEGORY_TAXONOMY else Cap.MANAGE_TAGS
+        if not call.actor.can(needed):
+            name = "categories" if taxonomy == CATEGORY_TAXONOMY else "tags"
+            raise InvalidParams(
+                {
+                    name: ParamError(
+                        "{name} names a term that does not exist: {term}.",
+                        name=name,
+                        term=resolved.new_names[0],
+                    )
+                }
+            )
+        for term_name in resolved.new_names:
+            ids.append(await term_service.create_term(call.conn, taxonomy, term_name))
+    return ids
+
+
 async def _venue_id(call: Call, items: list[linked_service.LinkedItem]) -> int | None:
     ids = await linked_service.resolve_venues(call, items)
     return ids[0] if ids else None
@@ -557,64 +505,30 @@ async def create_event(call: Call, data: EventInput) -> dict[str, Any]:
     """``POST /events`` after validation and the create-capability check."""
     actor = call.actor
     author_id = data.get("author", actor.user_id)
-    if author_id is not None:
-        _require_author_change(call, author_id)
-    dates = _dates(call, data, None)
-    zone = resolve_timezone(dates.zone_name) or call.site.zone
-    explicit_date = _publication(data, call.site.zone, call.now)
-    published_at = explicit_date or call.now.replace(microsecond=0)
-    status = _schedule(publish_status(actor, data.get("status")), published_at, call.now)
-    floating = explicit_date is None and status in ("draft", "pending")
-    if "slug" in data:
-        wanted = sanitize_slug(data["slug"])
-    elif status in LIVE_STATUSES:
-        wanted = sanitize_slug(data["title"])
-    else:
-        wanted = ""
-    if status == "trash":
-        wanted = trashed(wanted)
+    posts.require_author_change(actor, author_id)
+    dates = _date_columns(call, data, None)
+    status, date_columns = posts.new_item_dates(
+        data, publish_status(actor, data.get("status")), call.site.zone, call.now
+    )
+    wanted_slug = posts.new_slug(KIND, data, data["title"], status)
     venue_id = await _venue_id(call, data["venue"]) if "venue" in data else None
     organizer_ids = await linked_service.resolve_organizers(call, data.get("organizer", []))
     term_ids: list[int] = []
-    for taxonomy, values_sent in _sent_terms(data).items():
-        term_ids += await _resolve_terms(call, taxonomy, values_sent)
-
+    for taxonomy, sent in _sent_terms(data).items():
+        term_ids += await _resolve_terms(call, taxonomy, sent)
+    event_id = await posts.new_id(call.conn, KIND)
     values = {
-        "title": data["title"],
-        "description": "",
-        "excerpt": "",
-        "website": "",
-        "post_password": "",
-        "show_map": False,
-        "show_map_link": False,
-        "hide_from_listings": False,
-        "sticky": False,
-        "featured": False,
-        "ticketed": False,
-        "image_id": None,
-        "image_url": None,
-        "cost": "",
-        "currency_symbol": "",
-        "currency_position": "",
-        **_row_values(call, data),
+        **NEW_EVENT_DEFAULTS,
+        **_row_values(data),
+        **dates,
+        **date_columns,
+        "id": event_id,
         "author_id": author_id,
         "status": status,
         "status_before_trash": "draft" if status == "trash" else None,
-        "published_at": published_at,
-        "date_floating": floating,
-        "modified_at": call.now.replace(microsecond=0),
-        "parent_id": None,
-        "timezone": dates.zone_name,
-        "all_day": dates.all_day,
-        "start_local": dates.start_local,
-        "end_local": dates.end_local,
-        "start_at": to_utc(dates.start_local, zone),
-        "end_at": to_utc(dates.end_local, zone),
         "venue_id": venue_id,
     }
-    event_id = await q.new_post_id(call.conn, "event")
-    values["id"] = event_id
-    await _insert_with_unique_slug(call.conn, values, wanted, status)
+    await posts.insert(call.conn, KIND, values, wanted_slug)
     if organizer_ids:
         await linked_service.set_event_organizers(call.conn, event_id, organizer_ids)
     if term_ids:
@@ -631,132 +545,36 @@ async def create_event(call: Call, data: EventInput) -> dict[str, Any]:
     return await present(call, row)
 
 
-_INSERT_EVENT = sa.insert(event)
-
-
-async def _insert_with_unique_slug(
-    conn: Connection, values: dict[str, Any], wanted: str, status: str
-) -> None:
-    live = status in LIVE_STATUSES and bool(wanted)
-    for _ in range(50):
-        slug = await unique_event_slug(conn, wanted, values["id"]) if live else wanted
-        try:
-            async with conn.savepoint():
-                await conn.execute(_INSERT_EVENT.values(**{**values, "slug": slug}))
-            return
-        except UniqueViolation:
-            if not live:
-                raise
-    raise ApiError("could-not-create-event", "The event could not be created", 500)
-
-
-_UPDATE_EVENT_BY_ID = event.c.id == sa.bindparam("event_id")
-
-
-async def _update_with_unique_slug(
-    conn: Connection, event_id: int, values: dict[str, Any], wanted: str | None, live: bool
-) -> None:
-    """Apply column changes; when the slug is set or must be unique, retry on a taken slug."""
-    for _ in range(50):
-        if wanted is not None:
-            values["slug"] = (
-                await unique_event_slug(conn, wanted, event_id) if live and wanted else wanted
-            )
-        try:
-            async with conn.savepoint():
-                await conn.execute(
-                    sa.update(event).where(_UPDATE_EVENT_BY_ID).values(**values),
-                    {"event_id": event_id},
-                )
-            return
-        except UniqueViolation:
-            if wanted is None or not live:
-                raise
-    raise ApiError("could-not-update-event", "The event could not be updated", 403)
-
-
 async def update_event(call: Call, row: Row, data: EventInput) -> dict[str, Any]:
     """Update an event the caller may edit: only the fields that were sent change."""
     actor = call.actor
     event_id = int(row["id"])
     if "author" in data:
-        _require_author_change(call, data["author"])
-    if "post_password" in data and not can_edit(actor, _state(row)):
-        raise Forbidden("rest_forbidden", "Sorry, you are not allowed to do that.")
-    values = _row_values(call, data)
+        posts.require_author_change(actor, data["author"])
+    values = _row_values(data)
+    if any(k in data for k in ("timezone", "start_date", "end_date", "all_day")):
+        values.update(_date_columns(call, data, row))
     old_status = str(row["status"])
-    status = publish_status(actor, data["status"]) if "status" in data else old_status
-
-    date_fields = ("timezone", "start_date", "end_date", "all_day")
-    if any(k in data for k in date_fields):
-        dates = _dates(call, data, row)
-        zone = resolve_timezone(dates.zone_name) or call.site.zone
-        values.update(
-            timezone=dates.zone_name,
-            all_day=dates.all_day,
-            start_local=dates.start_local,
-            end_local=dates.end_local,
-            start_at=to_utc(dates.start_local, zone),
-            end_at=to_utc(dates.end_local, zone),
-        )
-
-    published_at = as_utc(row["published_at"])
-    floating = bool(row["date_floating"])
-    explicit_date = _publication(data, call.site.zone, call.now)
-    if explicit_date is not None:
-        published_at, floating = explicit_date, False
-    elif floating and status not in ("draft", "pending", "trash"):
-        published_at, floating = call.now.replace(microsecond=0), False
-    if status != old_status or explicit_date is not None:
-        status = _schedule(status, published_at, call.now)
-    values.update(
-        published_at=published_at,
-        date_floating=floating,
-        modified_at=call.now.replace(microsecond=0),
+    requested = publish_status(actor, data["status"]) if "status" in data else old_status
+    status, date_columns = posts.updated_item_dates(row, data, requested, call.site.zone, call.now)
+    values.update(date_columns)
+    requested_slug = sanitize_slug(data["slug"]) if "slug" in data else None
+    status_values, wanted_slug = posts.status_change(
+        KIND, row, status, requested_slug, data.get("title", row["title"])
     )
-
-    slug = str(row["slug"])
-    wanted: str | None = None
-    if "slug" in data:
-        wanted = sanitize_slug(data["slug"])
-    if status != old_status:
-        values["status"] = status
-        if old_status == "trash":
-            values["status_before_trash"] = None
-            if wanted is None:
-                wanted = untrashed(slug)
-        if status == "trash":
-            values["status_before_trash"] = old_status
-            wanted = trashed(wanted if wanted is not None else slug)
-    if wanted is None and status in LIVE_STATUSES and not slug:
-        wanted = sanitize_slug(data.get("title", row["title"]))
-    if wanted is None and status in LIVE_STATUSES and old_status not in LIVE_STATUSES:
-        wanted = slug
-
+    values.update(status_values)
     if "venue" in data:
         values["venue_id"] = await _venue_id(call, data["venue"])
-    organizer_ids = (
-        await linked_service.resolve_organizers(call, data["organizer"])
-        if "organizer" in data
-        else None
-    )
-    term_ids: set[int] | None = None
+    organizer_ids = None
+    if "organizer" in data:
+        organizer_ids = await linked_service.resolve_organizers(call, data["organizer"])
     current_terms = await term_service.term_ids_of_event(call.conn, event_id)
-    if "categories" in data or "tags" in data:
-        by_taxonomy = await _current_terms_by_taxonomy(call.conn, current_terms)
-        term_ids = set()
-        sent_terms = _sent_terms(data)
-        for taxonomy in (CATEGORY_TAXONOMY, TAG_TAXONOMY):
-            if taxonomy in sent_terms:
-                term_ids.update(await _resolve_terms(call, taxonomy, sent_terms[taxonomy]))
-            else:
-                term_ids.update(by_taxonomy.get(taxonomy, ()))
+    term_ids = await _updated_terms(call, data, current_terms)
 
-    await _update_with_unique_slug(call.conn, event_id, values, wanted, status in LIVE_STATUSES)
+    await posts.update(call.conn, KIND, event_id, values, wanted_slug=wanted_slug, status=status)
     if organizer_ids is not None:
         await linked_service.set_event_organizers(call.conn, event_id, organizer_ids)
-    was_published = old_status == "publish"
-    is_published = status == "publish"
+    was_published, is_published = old_status == "publish", status == "publish"
     if term_ids is not None or was_published != is_published:
         await term_service.set_event_terms(
             call.conn,
@@ -771,24 +589,23 @@ async def update_event(call: Call, row: Row, data: EventInput) -> dict[str, Any]
     return await present(call, updated)
 
 
-async def _current_terms_by_taxonomy(conn: Connection, ids: set[int]) -> dict[str, set[int]]:
-    result: dict[str, set[int]] = {}
+async def _updated_terms(call: Call, data: EventInput, current: set[int]) -> set[int] | None:
+    """The event's terms after the update, or None when neither taxonomy was sent."""
+    sent = _sent_terms(data)
+    if not sent:
+        return None
+    wanted: set[int] = set()
     for taxonomy in (CATEGORY_TAXONOMY, TAG_TAXONOMY):
-        rows = await term_service.terms_by_ids(conn, taxonomy, sorted(ids))
-        result[taxonomy] = set(rows)
-    return result
+        if taxonomy in sent:
+            wanted.update(await _resolve_terms(call, taxonomy, sent[taxonomy]))
+        else:
+            kept = await term_service.terms_by_ids(call.conn, taxonomy, sorted(current))
+            wanted.update(kept)
+    return wanted
 
 
 async def trash_event(call: Call, row: Row) -> dict[str, Any]:
     """``DELETE``: move to the trash (410 when already there); never a permanent delete."""
     if row["status"] == "trash":
-        raise Gone("event-is-in-trash", "The event is already trashed")
+        raise posts.already_trashed(KIND)
     return await update_event(call, row, {"status": "trash"})
-
-
-def may_edit(actor: Actor, row: Row) -> bool:
-    return can_edit(actor, _state(row))
-
-
-def may_delete(actor: Actor, row: Row) -> bool:
-    return can_delete(actor, _state(row))

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eventcal.errors import invalid
+from eventcal.services import linked_posts
 from eventcal.services.context import Call
 from eventcal.storage import queries as q
 from eventcal.storage.db import Connection
@@ -85,14 +86,12 @@ async def missing_ids(conn: Connection, kind: str, items: Sequence[LinkedItem]) 
 
 async def resolve_venues(call: Call, items: Sequence[LinkedItem]) -> list[int]:
     """Venue ids for an event write; inline venue objects are created or matched."""
-    from eventcal.services import venues as venue_service
-
     ids: list[int] = []
     for item in items:
         venue_id = item.id
         if venue_id is None:
             assert item.data is not None
-            venue_id = await venue_service.create_inline(call, item.data)
+            venue_id = await linked_posts.create_inline(call, linked_posts.VENUE, item.data)
         if venue_id not in ids:
             ids.append(venue_id)
     if len(ids) > 1:
@@ -102,14 +101,12 @@ async def resolve_venues(call: Call, items: Sequence[LinkedItem]) -> list[int]:
 
 async def resolve_organizers(call: Call, items: Sequence[LinkedItem]) -> list[int]:
     """Organizer ids in the order given, duplicates removed; inline ones created or matched."""
-    from eventcal.services import organizers as organizer_service
-
     ids: list[int] = []
     for item in items:
         organizer_id = item.id
         if organizer_id is None:
             assert item.data is not None
-            organizer_id = await organizer_service.create_inline(call, item.data)
+            organizer_id = await linked_posts.create_inline(call, linked_posts.ORGANIZER, item.data)
         if organizer_id not in ids:
             ids.append(organizer_id)
     return ids

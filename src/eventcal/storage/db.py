@@ -94,6 +94,12 @@ def _in_values_postgresql(element: in_values, compiler: Any, **kw: Any) -> str:
     return f"{column} = ANY({param})"
 
 
+def in_constants(column: ColumnElement[Any], values: Iterable[Any]) -> ColumnElement[bool]:
+    """``column IN (...)`` for a fixed list, with one plain parameter per value (SQLAlchemy's
+    own ``in_`` with plain values needs its execution machinery, which we bypass)."""
+    return column.in_([sa.literal(v) for v in values])
+
+
 # --- compiled statement cache ------------------------------------------------------------------
 
 
@@ -119,6 +125,8 @@ class _CompileCache:
         compiled = self._cache.get(stmt)
         if compiled is None:
             result = stmt.compile(dialect=self.dialect)
+            if "POSTCOMPILE" in result.string:
+                raise TypeError("use in_values/in_constants instead of in_() with plain values")
             names: Sequence[str] = getattr(result, "positiontup", None) or ()
             compiled = _Compiled(result.string, names, result.params)
             self._cache[stmt] = compiled

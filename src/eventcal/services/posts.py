@@ -1,0 +1,330 @@
+"""What events, venues and organizers share: they are WordPress-style posts.
+
+A :class:`PostKind` states how one kind differs (its table, its error codes, whether drafts get a
+slug); the functions here implement the common rules once: ids in the shared id space, slugs
+unique per kind (retried when a concurrent writer took one), publication dates and the
+``future``/``publish`` switch, trash and restore, and the per-item permission checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, tzinfo
+from typing import Any
+
+import sqlalchemy as sa
+
+from eventcal.errors import ApiError, Forbidden, Gone
+from eventcal.services.permissions import (
+    Actor,
+    Cap,
+    ItemState,
+    can_delete,
+    can_edit,
+    can_read,
+    sees_all_statuses,
+)
+from eventcal.services.slugs import numbered, sanitize_slug, trashed, untrashed
+from eventcal.storage import queries as q
+from eventcal.storage.db import Connection, Row, UniqueViolation, as_utc, in_constants
+from eventcal.storage.tables import LIVE_STATUSES
+from eventcal.timezones import to_utc
+
+FUTURE_GRACE = timedelta(minutes=1)
+MAX_ID = 2**31 - 1
+DEFAULT_VISIBLE_STATUSES = ("publish", "future", "draft", "pending", "private")
+LISTABLE_STATUSES = (*DEFAULT_VISIBLE_STATUSES, "trash")
+
+
+@dataclass(frozen=True, slots=True)
+class PostKind:
+    """One post-like collection."""
+
+    name: str
+    """``event``, ``venue`` or ``organizer`` (also the type in the shared id space)."""
+    table: sa.Table
+    drafts_get_slugs: bool
+    """Venues and organizers always get a slug; events only once they are live (WordPress)."""
+
+    @property
+    def by_id(self) -> sa.Select[Any]:
+        return _BY_ID[self.name]
+
+    @property
+    def ids_by_slug(self) -> sa.Select[Any]:
+        return _IDS_BY_SLUG[self.name]
+
+    @property
+    def slug_owners(self) -> sa.Select[Any]:
+        return _SLUG_OWNERS[self.name]
+
+
+_BY_ID: dict[str, sa.Select[Any]] = {}
+_IDS_BY_SLUG: dict[str, sa.Select[Any]] = {}
+_SLUG_OWNERS: dict[str, sa.Select[Any]] = {}
+
+
+def define_kind(name: str, table: sa.Table, *, drafts_get_slugs: bool) -> PostKind:
+    """Register a kind and build its statements once."""
+    live_first = sa.case((in_constants(table.c.status, LIVE_STATUSES), 0), else_=1)
+    _BY_ID[name] = sa.select(table).where(table.c.id == sa.bindparam("id"))
+    _IDS_BY_SLUG[name] = (
+        sa.select(table.c.id)
+        .where(table.c.slug == sa.bindparam("slug"))
+        .order_by(live_first, table.c.id)
+    )
+    _SLUG_OWNERS[name] = sa.select(table.c.id).where(table.c.slug == sa.bindparam("slug"))
+    return PostKind(name, table, drafts_get_slugs)
+
+
+# --- lookups -----------------------------------------------------------------------------
+
+
+async def find(conn: Connection, kind: PostKind, item_id: int) -> Row | None:
+    if item_id <= 0 or item_id > MAX_ID:
+        return None
+    return await conn.first(kind.by_id, {"id": item_id})
+
+
+async def id_by_slug(conn: Connection, kind: PostKind, slug: str) -> int | None:
+    """The item with this slug (normalised like a title), live ones first; any status."""
+    wanted = sanitize_slug(slug)
+    if not wanted:
+        return None
+    rows = await conn.all(kind.ids_by_slug, {"slug": wanted})
+    return int(rows[0]["id"]) if rows else None
+
+
+def state(row: Row) -> ItemState:
+    return ItemState(row["author_id"], row["status"], row["status_before_trash"])
+
+
+def may_edit(actor: Actor, row: Row) -> bool:
+    return can_edit(actor, state(row))
+
+
+def may_delete(actor: Actor, row: Row) -> bool:
+    return can_delete(actor, state(row))
+
+
+def may_read(actor: Actor, row: Row) -> bool:
+    return row["status"] == "publish" or can_read(actor, state(row))
+
+
+def forbidden(actor: Actor) -> ApiError:
+    """401 for anonymous callers, 403 for authenticated ones (the original's rule)."""
+    return ApiError(
+        "rest_forbidden",
+        "Sorry, you are not allowed to do that.",
+        401 if actor.is_anonymous else 403,
+    )
+
+
+def require_author_change(actor: Actor, author_id: int | None) -> None:
+    """Only callers who may edit others' items may write an item in someone else's name."""
+    if author_id is not None and author_id != actor.user_id and not actor.can(Cap.EDIT_OTHERS):
+        raise Forbidden(
+            "rest_cannot_edit_others", "Sorry, you are not allowed to update posts as this user."
+        )
+
+
+# --- listing visibility ----------------------------------------------------------------------
+
+
+def visible_statuses(actor: Actor, requested: list[str] | None) -> tuple[tuple[str, ...], str]:
+    """Statuses a listing may show and the ``status`` value its links carry."""
+    if requested is not None:
+        return tuple(requested), ",".join(requested)
+    if actor.can(Cap.EDIT_POSTS):
+        return DEFAULT_VISIBLE_STATUSES, "any"
+    return ("publish",), "publish"
+
+
+def own_author_filter(actor: Actor) -> int | None:
+    """Contributors and authors list published items plus their own (DEVIATIONS #18)."""
+    if actor.is_anonymous or not actor.can(Cap.EDIT_POSTS) or sees_all_statuses(actor):
+        return None
+    return actor.user_id
+
+
+def status_request_allowed(actor: Actor, statuses: list[str]) -> bool:
+    """Callers who cannot edit may ask for published items only; others for any status."""
+    if actor.can(Cap.EDIT_POSTS):
+        return all(s in LISTABLE_STATUSES for s in statuses)
+    return statuses == ["publish"]
+
+
+# --- dates and statuses ----------------------------------------------------------------------
+
+
+def publication(fields: Mapping[str, Any], site_zone: tzinfo) -> datetime | None:
+    """The publication instant from ``date_utc`` (UTC) or ``date`` (site-local), if sent."""
+    if "date_utc" in fields:
+        return fields["date_utc"].replace(tzinfo=UTC)  # type: ignore[no-any-return]
+    if "date" in fields:
+        return to_utc(fields["date"], site_zone)
+    return None
+
+
+def schedule(status: str, published_at: datetime, now: datetime) -> str:
+    """WordPress: ``publish`` dated in the future becomes ``future``, and back."""
+    if status == "publish" and published_at > now + FUTURE_GRACE:
+        return "future"
+    if status == "future" and published_at <= now:
+        return "publish"
+    return status
+
+
+def new_item_dates(
+    fields: Mapping[str, Any], status: str, site_zone: tzinfo, now: datetime
+) -> tuple[str, dict[str, Any]]:
+    """Final status and the date columns of a new item."""
+    explicit = publication(fields, site_zone)
+    published_at = explicit or now.replace(microsecond=0)
+    status = schedule(status, published_at, now)
+    floating = explicit is None and status in ("draft", "pending")
+    return status, {
+        "published_at": published_at,
+        "date_floating": floating,
+        "modified_at": now.replace(microsecond=0),
+    }
+
+
+def updated_item_dates(
+    row: Row,
+    fields: Mapping[str, Any],
+    status: str,
+    site_zone: tzinfo,
+    now: datetime,
+) -> tuple[str, dict[str, Any]]:
+    """Final status and date columns after an update: a floating draft date is fixed when the
+    item goes live; an explicit date or a status change re-checks ``future``."""
+    published_at = as_utc(row["published_at"])
+    floating = bool(row["date_floating"])
+    explicit = publication(fields, site_zone)
+    if explicit is not None:
+        published_at, floating = explicit, False
+    elif floating and status not in ("draft", "pending", "trash"):
+        published_at, floating = now.replace(microsecond=0), False
+    if status != row["status"] or explicit is not None:
+        status = schedule(status, published_at, now)
+    return status, {
+        "published_at": published_at,
+        "date_floating": floating,
+        "modified_at": now.replace(microsecond=0),
+    }
+
+
+# --- slugs -----------------------------------------------------------------------------------
+
+
+async def unique_slug(conn: Connection, kind: PostKind, wanted: str, exclude_id: int | None) -> str:
+    """``wanted`` or the first free ``wanted-N`` among items of the kind (any status)."""
+    candidate = wanted
+    number = 1
+    while True:
+        rows = await conn.all(kind.slug_owners, {"slug": candidate})
+        if not any(int(r["id"]) != exclude_id for r in rows):
+            return candidate
+        number += 1
+        candidate = numbered(wanted, number)
+
+
+def new_slug(kind: PostKind, fields: Mapping[str, Any], name: str, status: str) -> str:
+    """The slug a new item asks for (unique-fied when written)."""
+    if fields.get("slug"):
+        wanted = sanitize_slug(str(fields["slug"]))
+    elif status in LIVE_STATUSES or kind.drafts_get_slugs:
+        wanted = sanitize_slug(name)
+    else:
+        wanted = ""
+    return trashed(wanted) if status == "trash" else wanted
+
+
+def status_change(
+    kind: PostKind,
+    row: Row,
+    status: str,
+    requested_slug: str | None,
+    name: str,
+) -> tuple[dict[str, Any], str | None]:
+    """Column changes for a status change (trash and restore) and the slug to write, if any."""
+    values: dict[str, Any] = {}
+    old_status = str(row["status"])
+    slug = str(row["slug"])
+    wanted = requested_slug
+    if status != old_status:
+        values["status"] = status
+        if old_status == "trash":
+            values["status_before_trash"] = None
+            if wanted is None:
+                wanted = untrashed(slug)
+        if status == "trash":
+            values["status_before_trash"] = old_status
+            wanted = trashed(wanted if wanted is not None else slug)
+    live = status in LIVE_STATUSES or kind.drafts_get_slugs
+    if wanted is None and live and not slug:
+        wanted = sanitize_slug(name)
+    if wanted is None and status in LIVE_STATUSES and old_status not in LIVE_STATUSES:
+        wanted = slug
+    return values, wanted
+
+
+def _slug_must_be_unique(kind: PostKind, status: str, slug: str) -> bool:
+    return bool(slug) and status != "trash" and (status in LIVE_STATUSES or kind.drafts_get_slugs)
+
+
+async def insert(
+    conn: Connection, kind: PostKind, values: dict[str, Any], wanted_slug: str
+) -> None:
+    """Insert a new item, making its slug unique; retried when a concurrent writer wins."""
+    unique = _slug_must_be_unique(kind, values["status"], wanted_slug)
+    for _ in range(50):
+        slug = await unique_slug(conn, kind, wanted_slug, values["id"]) if unique else wanted_slug
+        try:
+            async with conn.savepoint():
+                await conn.execute(sa.insert(kind.table).values(**{**values, "slug": slug}))
+            return
+        except UniqueViolation:
+            if not unique:
+                raise
+    raise ApiError(f"could-not-create-{kind.name}", f"The {kind.name} could not be created", 500)
+
+
+async def update(
+    conn: Connection,
+    kind: PostKind,
+    item_id: int,
+    values: dict[str, Any],
+    *,
+    wanted_slug: str | None,
+    status: str,
+) -> None:
+    """Apply column changes; a new slug is made unique (retried when a concurrent writer wins).
+
+    ``status`` is the item's status after the update."""
+    for _ in range(50):
+        if wanted_slug is not None:
+            unique = _slug_must_be_unique(kind, status, wanted_slug)
+            values["slug"] = (
+                await unique_slug(conn, kind, wanted_slug, item_id) if unique else wanted_slug
+            )
+        try:
+            async with conn.savepoint():
+                await conn.execute(
+                    sa.update(kind.table).where(kind.table.c.id == item_id).values(**values)
+                )
+            return
+        except UniqueViolation:
+            if wanted_slug is None:
+                raise
+    raise ApiError(f"could-not-update-{kind.name}", f"The {kind.name} could not be updated", 400)
+
+
+def already_trashed(kind: PostKind) -> Gone:
+    return Gone(f"{kind.name}-is-in-trash", f"The {kind.name} is already trashed")
+
+
+async def new_id(conn: Connection, kind: PostKind) -> int:
+    return await q.new_post_id(conn, kind.name)
