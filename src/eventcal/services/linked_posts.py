@@ -292,6 +292,8 @@ async def list_items(call: Call, kind: LinkedKind, query: LinkedListQuery) -> Pa
     statuses, status_link = posts.visible_statuses(call.actor, query.statuses)
     own_author = posts.own_author_filter(call.actor)
     fragments = search_fragments(query.search) if query.search else []
+    if query.search and not fragments:
+        fragments = [query.search]
     params: dict[str, Any] = {
         "statuses": list(statuses),
         "own_author_id": own_author,
@@ -454,7 +456,7 @@ async def create_and_present(
     item_id, _ = await create(call, kind, fields)
     row = await find(call.conn, kind, item_id)
     assert row is not None
-    return await present(call, kind, row)
+    return await present(call, kind, row, context_edit=True)
 
 
 async def update(
@@ -482,7 +484,7 @@ async def update(
         await unlink_from_events(call.conn, kind, item_id)
     updated = await find(call.conn, kind, item_id)
     assert updated is not None
-    return await present(call, kind, updated)
+    return await present(call, kind, updated, context_edit=True)
 
 
 _UNLINK_VENUE = (
