@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from eventcal.api import events, index, organizers, venues
+from eventcal.api import categories, events, index, organizers, tags, venues
 from eventcal.api.common import TRANSLATION_LANGUAGE
 from eventcal.api.routing import Route, Router, Services
 
@@ -22,6 +22,8 @@ def build_routes() -> list[Route]:
         *events.routes(),
         *venues.routes(),
         *organizers.routes(),
+        *categories.routes(),
+        *tags.routes(),
     ]
     final.extend(_with_language(r) for r in table)
     return final

@@ -212,6 +212,47 @@ def _archive(key: str, item: str) -> dict[str, Any]:
     }
 
 
+_TERM_PROPERTIES: dict[str, Any] = {
+    "id": INTEGER,
+    "count": {"type": "integer", "description": "Published events with this term."},
+    "description": STRING,
+    "name": STRING,
+    "slug": STRING,
+    "taxonomy": STRING,
+    "parent": INTEGER,
+    "meta": {"type": "array", "items": {}},
+    "url": STRING,
+    "urls": ref("TermUrls"),
+}
+_TERM = {
+    "type": "object",
+    "description": "An event category.",
+    "properties": _TERM_PROPERTIES,
+    "required": list(_TERM_PROPERTIES),
+}
+_TAG = {
+    "type": "object",
+    "description": "An event tag (no parent).",
+    "properties": {k: v for k, v in _TERM_PROPERTIES.items() if k != "parent"},
+    "required": [k for k in _TERM_PROPERTIES if k != "parent"],
+}
+
+
+def _term_archive(key: str, item: str) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "rest_url": STRING,
+            "total": INTEGER,
+            "total_pages": INTEGER,
+            key: {"type": "array", "items": ref(item)},
+            "next_rest_url": STRING,
+            "previous_rest_url": STRING,
+        },
+        "required": ["rest_url", "total", "total_pages", key],
+    }
+
+
 _ERROR = {
     "type": "object",
     "description": "Every error: a stable code, a message, and data with the HTTP status.",
@@ -262,6 +303,10 @@ COMPONENTS: dict[str, Any] = {
     "EventArchive": _archive("events", "Event"),
     "VenueArchive": _archive("venues", "Venue"),
     "OrganizerArchive": _archive("organizers", "Organizer"),
+    "Term": _TERM,
+    "Tag": _TAG,
+    "TermArchive": _term_archive("categories", "Term"),
+    "TagArchive": _term_archive("tags", "Tag"),
     "Error": _ERROR,
     "RouteDescription": _INDEX_ROUTE,
     "Index": _INDEX,
