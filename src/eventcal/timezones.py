@@ -14,7 +14,8 @@ _ISO_OFFSET = re.compile(r"^([+-])(\d{2}):?(\d{2})$")
 @cache
 def _zone_names() -> dict[str, str]:
     """Lower-case name → canonical IANA key, for case-insensitive lookups."""
-    return {name.lower(): name for name in zoneinfo.available_timezones()}
+    names = zoneinfo.available_timezones() - {"localtime", "posixrules"}
+    return {name.lower(): name for name in names}
 
 
 def canonical_timezone_name(name: str) -> str | None:

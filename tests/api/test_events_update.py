@@ -160,7 +160,7 @@ def test_clearing_text_fields_cost_website_and_image(api: Api) -> None:
         json={"description": "", "excerpt": "", "cost": "", "website": "", "image": ""},
     ).json()
     assert (cleared["description"], cleared["excerpt"], cleared["cost"]) == ("", "", "")
-    assert cleared["website"] == cleared["url"]
+    assert cleared["website"] == ""
     assert cleared["image"] is False
     assert cleared["cost_details"]["currency_symbol"] == ""
 

@@ -170,10 +170,14 @@ def as_int(value: Any) -> int | None:
         return value if abs(value) <= MAX_INT else None
     if isinstance(value, float) and value.is_integer():
         return int(value) if abs(value) <= MAX_INT else None
-    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d{1,10}\s*", value):
-        number = int(value)
+    if isinstance(value, str) and _INTEGRAL.fullmatch(value):
+        number = int(float(value)) if "." in value else int(value)
         return number if abs(number) <= MAX_INT else None
     return None
+
+
+# An integer, or a decimal equal to one ("3.0"): PHP's is_numeric() plus intval() == value.
+_INTEGRAL = re.compile(r"\s*[+-]?[0-9]{1,10}(\.0*)?\s*", re.ASCII)
 
 
 def positive_int(value: Any, state: RequestState) -> int:

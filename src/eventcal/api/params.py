@@ -41,10 +41,10 @@ def _split_key(key: str) -> list[str] | None:
 
 
 def _listify(value: Any) -> Any:
-    """PHP arrays with keys 0, 1, 2… (or appended with ``[]``) become lists."""
+    """Nested PHP arrays with keys 0, 1, 2… (or appended with ``[]``) become lists."""
     if isinstance(value, dict):
         converted = {k: _listify(v) for k, v in value.items()}
-        if converted and all(isinstance(k, str) and k.isdigit() for k in converted):
+        if converted and all(isinstance(k, str) and k.isascii() and k.isdigit() for k in converted):
             return list(converted.values())
         return converted
     return value
@@ -71,13 +71,12 @@ def php_pairs_to_dict(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
                     child = {}
                     node[name] = child
                 node = child
-    listified = _listify(result)
-    assert isinstance(listified, dict)
-    return listified
+    # Only nested values become lists: top-level names stay names, even ``0``.
+    return {name: _listify(value) for name, value in result.items()}
 
 
 def _next_index(node: dict[str, Any]) -> int:
-    numbers = [int(k) for k in node if k.isdigit()]
+    numbers = [int(k) for k in node if k.isascii() and k.isdigit()]
     return max(numbers) + 1 if numbers else 0
 
 

@@ -341,7 +341,7 @@ class Router:
         """(JSON params, form params) of the body; 413 beyond the size limit."""
         limit = self.services.max_body_bytes
         declared = request.headers.get("content-length")
-        if declared and declared.isdigit() and int(declared) > limit:
+        if declared and declared.isascii() and declared.isdigit() and int(declared) > limit:
             raise _too_large(limit)
         content_type = request.headers.get("content-type", "")
         if content_type.lower().startswith("multipart/form-data"):

@@ -58,7 +58,7 @@ def parse_time(value: Any, zone: tzinfo, now: datetime) -> datetime | None:
         text = value.strip()
         if not text or len(text) > MAX_DATE_TEXT:
             return None
-        if text.isdigit():
+        if text.isascii() and text.isdigit():
             return _from_timestamp(int(text), zone)
         if _ISO_DATE.match(text) or _ISO_DATETIME.match(text):
             parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
@@ -77,10 +77,70 @@ def _from_timestamp(value: float, zone: tzinfo) -> datetime | None:
     return local if _in_range(local) else None
 
 
+_WEEKDAYS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("mon", "monday"),
+            ("tue", "tues", "tuesday"),
+            ("wed", "wednesday"),
+            ("thu", "thur", "thurs", "thursday"),
+            ("fri", "friday"),
+            ("sat", "saturday"),
+            ("sun", "sunday"),
+        )
+    )
+    for name in names
+}
+_SAME_DAY = re.compile(
+    r"^(?:(?P<weekday>" + "|".join(sorted(_WEEKDAYS, key=len, reverse=True)) + r")\s*)?"
+    r"(?:(?:at\s+)?(?:(?P<noon>noon)|(?P<midnight>midnight)|"
+    r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?(?::(?P<second>\d{2}))?\s*(?P<ampm>am|pm)?))?$",
+    re.IGNORECASE | re.ASCII,
+)
+
+
+def _same_day(text: str, base: datetime) -> datetime | None:
+    """strtotime's reading of a bare time or weekday: ``9am``, ``noon`` and ``16:00`` are today;
+    ``wednesday`` is today when it is Wednesday, else the next one (dateparser would move them
+    into the future)."""
+    match = _SAME_DAY.match(text.strip())
+    if match is None or not any(match.groupdict().values()):
+        return None
+    weekday = match["weekday"]
+    if weekday is not None and weekday.lower() not in _WEEKDAYS:
+        return None
+    hour = minute = second = 0
+    if match["noon"]:
+        hour = 12
+    elif match["hour"] is not None:
+        if match["ampm"] is None and match["minute"] is None:
+            return None
+        hour, minute, second = (
+            int(match["hour"]),
+            int(match["minute"] or 0),
+            int(match["second"] or 0),
+        )
+        if match["ampm"]:
+            if not 1 <= hour <= 12:
+                return None
+            hour = hour % 12 + (12 if match["ampm"].lower() == "pm" else 0)
+        if hour > 23 or minute > 59 or second > 59:
+            return None
+    day = base
+    if weekday is not None:
+        ahead = (_WEEKDAYS[weekday.lower()] - base.weekday()) % 7
+        day = base + timedelta(days=ahead)
+    return day.replace(hour=hour, minute=minute, second=second, microsecond=0)
+
+
 def _parse_phrase(text: str, zone: tzinfo, now: datetime) -> datetime | None:
     import dateparser
 
     base = to_local(now, zone).replace(microsecond=0)
+    same_day = _same_day(text, base)
+    if same_day is not None:
+        return same_day
     parsed = dateparser.parse(
         text,
         languages=["en"],
@@ -147,8 +207,11 @@ def default_archive_window(now: datetime, site_zone: tzinfo) -> tuple[datetime, 
         hour=23, minute=59, second=0, microsecond=0
     )
     start = to_local(yesterday_utc, site_zone)
-    local_now = to_local(now, site_zone).replace(microsecond=0)
-    year, month = local_now.year + 2, local_now.month
-    day = min(local_now.day, 28) if month == 2 else local_now.day
-    end = local_now.replace(year=year, day=day)
+    # The original formats "+24 months" with the server clock (UTC) and then reads the text as
+    # a site-local time; February 29 rolls over to March 1 as in PHP.
+    utc_now = now.astimezone(UTC).replace(tzinfo=None, microsecond=0)
+    try:
+        end = utc_now.replace(year=utc_now.year + 2)
+    except ValueError:
+        end = utc_now.replace(year=utc_now.year + 2, month=3, day=1)
     return start, end

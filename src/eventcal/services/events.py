@@ -163,7 +163,9 @@ def _window_value(
         if parsed is None:
             raise invalid("start_date")
         return to_local(parsed.replace(tzinfo=UTC), site_zone)
-    is_timestamp = isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit())
+    is_timestamp = isinstance(value, int) or (
+        isinstance(value, str) and value.strip().isascii() and value.strip().isdigit()
+    )
     parsed = date_service.parse_time(value, UTC if is_timestamp else site_zone, now)
     if parsed is None:
         raise invalid("start_date")
@@ -259,6 +261,12 @@ def _link_params(
     return link
 
 
+def _instant(value: datetime | None, site_zone: tzinfo) -> datetime | None:
+    """Window bounds are site-local times; events are compared by the instants they occupy
+    (so an all-day event in New York is not inside a UTC site's day: recording 154)."""
+    return None if value is None else to_utc(value, site_zone)
+
+
 def _tuple(values: Sequence[int] | None) -> tuple[int, ...] | None:
     return None if values is None else tuple(values)
 
@@ -276,15 +284,16 @@ async def list_events(call: Call, query: EventListQuery) -> Page:
     near = None
     if query.geoloc_lat is not None and query.geoloc_lng is not None:
         near = (query.geoloc_lat, query.geoloc_lng, GEOFENCE_KM)
+    zone = call.site.zone
     flt = q.EventListFilter(
         statuses=statuses,
         own_author_id=posts.own_author_filter(call.actor),
-        start_min=window.start_min,
-        end_max=window.end_max,
-        starts_before=window.relative["starts_before"],
-        starts_after=window.relative["starts_after"],
-        ends_before=window.relative["ends_before"],
-        ends_after=window.relative["ends_after"],
+        start_min=_instant(window.start_min, zone),
+        end_max=_instant(window.end_max, zone),
+        starts_before=_instant(window.relative["starts_before"], zone),
+        starts_after=_instant(window.relative["starts_after"], zone),
+        ends_before=_instant(window.relative["ends_before"], zone),
+        ends_after=_instant(window.relative["ends_after"], zone),
         search_words=words,
         excluded_words=excluded,
         category_ids=_tuple(category_ids),
@@ -380,7 +389,7 @@ FLAG_COLUMNS = ("show_map", "show_map_link", "hide_from_listings", "sticky", "fe
 NEW_EVENT_DEFAULTS: dict[str, Any] = {
     "description": "",
     "excerpt": "",
-    "website": "",
+    "website": None,
     "post_password": "",
     "show_map": False,
     "show_map_link": False,

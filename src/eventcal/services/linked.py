@@ -25,12 +25,16 @@ class LinkedItem:
     data: Mapping[str, Any] | None = None
 
 
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
 def _as_id(value: Any) -> int | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return value if 0 < value <= MAX_ID else None
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and _digits(value.strip()):
         number = int(value.strip())
         return number if 0 < number <= MAX_ID else None
     return None

@@ -72,7 +72,7 @@ async def resolve_image(conn: Connection, value: Any, actor: Actor) -> ImageRef 
         value = value.strip()
         if value == "":
             return NO_IMAGE
-        if value.isdigit():
+        if value.isascii() and value.isdigit():
             value = int(value)
     if isinstance(value, int):
         if value <= 0 or value > 2**31 - 1:

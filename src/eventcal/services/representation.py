@@ -371,7 +371,7 @@ def event_json(
         "currency_position": row["currency_position"],
         "values": cost_service.cost_values(values),
     }
-    data["website"] = row["website"] or url
+    data["website"] = url if row["website"] is None else row["website"]
     data["show_map"] = bool(row["show_map"])
     data["show_map_link"] = bool(row["show_map_link"])
     data["hide_from_listings"] = bool(row["hide_from_listings"])

@@ -53,7 +53,7 @@ def split_term_values(value: Any) -> list[TermValue] | None:
                 continue
             if len(text) > MAX_TERM_NAME:
                 return None
-            result.append(TermValue(text, int(text) if text.isdigit() else None))
+            result.append(TermValue(text, int(text) if text.isascii() and text.isdigit() else None))
         else:
             return None
     return result

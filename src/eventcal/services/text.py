@@ -7,11 +7,12 @@ import html
 import re
 
 _BLOCK_TAGS = (
-    "address|article|aside|blockquote|details|dialog|div|dl|dd|dt|fieldset|figcaption|figure"
+    "pre-kept-\\d+|address|article|aside|blockquote|details|dialog|div|dl|dd|dt|fieldset|figcaption|figure"
     "|footer|form|h[1-6]|header|hgroup|hr|li|main|nav|ol|p|pre|section|table|thead|tbody|tfoot"
     "|tr|td|th|ul|iframe|video|audio|!--"
 )
-_STARTS_WITH_BLOCK = re.compile(rf"^<(?:/?)(?:{_BLOCK_TAGS})\b", re.IGNORECASE)
+_STARTS_WITH_BLOCK = re.compile(rf"^(?:<!--|<(?:/?)(?:{_BLOCK_TAGS})\b)", re.IGNORECASE)
+_PRE = re.compile(r"<pre\b.*?</pre>", re.IGNORECASE | re.DOTALL)
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 _TAG = re.compile(r"<[^>]*>")
 _SPACE = re.compile(r"\s+")
@@ -23,6 +24,14 @@ def autop(text: str) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
     if not text:
         return ""
+    # Preformatted blocks keep their blank lines: set them aside while paragraphs are made.
+    kept: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        kept.append(match.group(0))
+        return f"<pre-kept-{len(kept) - 1}>"
+
+    text = _PRE.sub(keep, text)
     blocks = []
     for raw_chunk in _PARAGRAPH_BREAK.split(text):
         chunk = raw_chunk.strip()
@@ -32,7 +41,10 @@ def autop(text: str) -> str:
             blocks.append(chunk)
         else:
             blocks.append("<p>" + chunk.replace("\n", "<br />\n") + "</p>")
-    return "\n".join(blocks)
+    result = "\n".join(blocks)
+    for index, block in enumerate(kept):
+        result = result.replace(f"<pre-kept-{index}>", block)
+    return result
 
 
 def plain_text(markup: str) -> str:

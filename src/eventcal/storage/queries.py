@@ -18,6 +18,7 @@ import sqlalchemy as sa
 
 from eventcal.storage.db import Connection, Row, in_values
 from eventcal.storage.tables import (
+    UtcDateTime,
     app_password,
     app_user,
     event,
@@ -153,7 +154,7 @@ async def existing_ids(conn: Connection, stmt: sa.Select[Any], ids: Sequence[int
 
 @dataclass(frozen=True, slots=True)
 class EventListFilter:
-    """Every filter of ``GET /events``, already resolved to ids and site-local datetimes."""
+    """Every filter of ``GET /events``, resolved to ids and UTC instants (aware)."""
 
     statuses: tuple[str, ...]
     own_author_id: int | None = None
@@ -304,17 +305,17 @@ def _event_where(shape: tuple[Any, ...]) -> list[sa.ColumnElement[bool]]:
             )
         )
     if start_min:
-        where.append(event.c.start_local >= sa.bindparam("start_min"))
+        where.append(event.c.start_at >= sa.bindparam("start_min", type_=UtcDateTime))
     if end_max:
-        where.append(event.c.end_local <= sa.bindparam("end_max"))
+        where.append(event.c.end_at <= sa.bindparam("end_max", type_=UtcDateTime))
     if starts_before:
-        where.append(event.c.start_local < sa.bindparam("starts_before"))
+        where.append(event.c.start_at < sa.bindparam("starts_before", type_=UtcDateTime))
     if starts_after:
-        where.append(event.c.start_local > sa.bindparam("starts_after"))
+        where.append(event.c.start_at > sa.bindparam("starts_after", type_=UtcDateTime))
     if ends_before:
-        where.append(event.c.end_local < sa.bindparam("ends_before"))
+        where.append(event.c.end_at < sa.bindparam("ends_before", type_=UtcDateTime))
     if ends_after:
-        where.append(event.c.end_local > sa.bindparam("ends_after"))
+        where.append(event.c.end_at > sa.bindparam("ends_after", type_=UtcDateTime))
     where.extend(_word_match(f"word{i}") for i in range(n_words))
     where.extend(sa.not_(_word_match(f"notword{i}")) for i in range(n_excluded))
     for enabled, name in ((categories, "category_ids"), (tags, "tag_ids")):
@@ -376,7 +377,7 @@ def event_page_stmt(shape: tuple[Any, ...]) -> sa.Select[Any]:
     return (
         sa.select(event)
         .where(*_event_where(shape))
-        .order_by(event.c.start_local, event.c.id)
+        .order_by(event.c.start_at, event.c.id)
         .limit(sa.bindparam("limit", type_=sa.Integer))
         .offset(sa.bindparam("offset", type_=sa.Integer))
     )

@@ -168,7 +168,8 @@ event = sa.Table(
     sa.Column("cost", sa.Text, nullable=False, server_default=""),
     sa.Column("currency_symbol", sa.String(16), nullable=False, server_default=""),
     sa.Column("currency_position", sa.String(8), nullable=False, server_default=""),
-    sa.Column("website", sa.Text, nullable=False, server_default=""),
+    # NULL: never set (the event page is shown); "": cleared by the client.
+    sa.Column("website", sa.Text, nullable=True),
     sa.Column("show_map", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("show_map_link", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("hide_from_listings", sa.Boolean, nullable=False, server_default=sa.false()),
@@ -177,11 +178,11 @@ event = sa.Table(
     sa.Column("ticketed", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("venue_id", sa.Integer, sa.ForeignKey("venue.id"), nullable=True),
     # The listing: status and hidden flag by equality, then the date window and the order.
-    sa.Index("ix_event_listing", "status", "hide_from_listings", "start_local", "end_local"),
+    sa.Index("ix_event_listing", "status", "hide_from_listings", "start_at", "end_at"),
     sa.Index(None, "slug"),
     sa.Index(None, "venue_id"),
     sa.Index(None, "parent_id"),
-    sa.Index(None, "featured", "start_local"),
+    sa.Index(None, "featured", "start_at"),
     sa.Index(
         "uq_event_live_slug",
         "slug",

@@ -213,7 +213,7 @@ def upgrade() -> None:
         sa.Column("cost", sa.Text(), server_default="", nullable=False),
         sa.Column("currency_symbol", sa.String(length=16), server_default="", nullable=False),
         sa.Column("currency_position", sa.String(length=8), server_default="", nullable=False),
-        sa.Column("website", sa.Text(), server_default="", nullable=False),
+        sa.Column("website", sa.Text(), nullable=True),
         sa.Column("show_map", sa.Boolean(), server_default=sa.false(), nullable=False),
         sa.Column("show_map_link", sa.Boolean(), server_default=sa.false(), nullable=False),
         sa.Column("hide_from_listings", sa.Boolean(), server_default=sa.false(), nullable=False),
@@ -235,11 +235,11 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("event", schema=None) as batch_op:
         batch_op.create_index(
-            batch_op.f("ix_event_featured_start_local"), ["featured", "start_local"], unique=False
+            batch_op.f("ix_event_featured_start_at"), ["featured", "start_at"], unique=False
         )
         batch_op.create_index(
             "ix_event_listing",
-            ["status", "hide_from_listings", "start_local", "end_local"],
+            ["status", "hide_from_listings", "start_at", "end_at"],
             unique=False,
         )
         batch_op.create_index(batch_op.f("ix_event_parent_id"), ["parent_id"], unique=False)
@@ -319,7 +319,7 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_event_slug"))
         batch_op.drop_index(batch_op.f("ix_event_parent_id"))
         batch_op.drop_index("ix_event_listing")
-        batch_op.drop_index(batch_op.f("ix_event_featured_start_local"))
+        batch_op.drop_index(batch_op.f("ix_event_featured_start_at"))
 
     op.drop_table("event")
     with op.batch_alter_table("venue", schema=None) as batch_op:
