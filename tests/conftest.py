@@ -18,7 +18,7 @@ from eventcal.app import create_app
 from eventcal.config import Settings
 from eventcal.services.users import hash_password
 from eventcal.storage import migrate
-from eventcal.storage.db import Database
+from eventcal.storage.db import Database, postgres_dsn
 from tests import factories
 
 T = TypeVar("T")
@@ -49,9 +49,25 @@ def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
         url = f"sqlite:///{path}"
     else:
         url = os.environ["EVENTCAL_TEST_POSTGRES_URL"]
-        migrate.downgrade(url, "base")
+        reset_postgres(url)
     migrate.upgrade(url)
     return url
+
+
+def reset_postgres(url: str) -> None:
+    """An empty ``public`` schema in the test database (whatever an earlier run left there)."""
+    import asyncio
+
+    import asyncpg
+
+    async def reset() -> None:
+        conn = await asyncpg.connect(postgres_dsn(url))
+        try:
+            await conn.execute("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;")
+        finally:
+            await conn.close()
+
+    asyncio.run(reset())
 
 
 @pytest.fixture(scope="session")

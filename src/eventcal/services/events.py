@@ -73,11 +73,11 @@ def password_access(actor: Actor, row: Row, password: str | None, context_edit: 
     return password is not None and hmac.compare_digest(password.encode(), stored.encode())
 
 
-async def present(
-    call: Call, row: Row, *, single: bool = False, protected: bool = False
-) -> dict[str, Any]:
+async def present(call: Call, row: Row, *, single: bool = False) -> dict[str, Any]:
     related = await load_related(call.conn, [row])
-    return event_json(row, related, call.urls, call.site, single=single, protected=protected)
+    return event_json(
+        row, related, call.urls, call.site, single=single, own_json_ld=not row["post_password"]
+    )
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -113,7 +113,7 @@ async def read_event(
         raise Forbidden(
             "event-password-protected", "The requested event is not accessible without a password"
         )
-    return await present(call, row, single=not row["post_password"])
+    return await present(call, row, single=True)
 
 
 # --- listing ---------------------------------------------------------------------------------

@@ -276,9 +276,11 @@ def event_json(
     *,
     single: bool = False,
     protected: bool = False,
+    own_json_ld: bool = True,
 ) -> dict[str, Any]:
-    """The event object (spec events §1). ``single`` adds ``json_ld`` (single reads only);
-    ``protected`` blanks the password-protected fields (§1.6)."""
+    """The event object (spec events §1). ``single`` adds ``json_ld`` to it and to its venue and
+    organizers (single reads only; the event's own is left out when ``own_json_ld`` is false, as
+    for password-protected events); ``protected`` blanks the protected fields (§1.6)."""
     event_id = row["id"]
     date, date_utc, modified, modified_utc = _post_dates(row, site.zone)
     url = post_url(urls, "event", row)
@@ -393,7 +395,7 @@ def event_json(
         organizer_json(o, urls, site, related.media, json_ld=single) for o in organizers
     ]
     data["custom_fields"] = []
-    if single:
+    if single and own_json_ld:
         data["json_ld"] = event_json_ld(
             row,
             data=data,

@@ -212,7 +212,9 @@ def _statements(query: TermListQuery) -> tuple[sa.Select[Any], sa.Select[Any]]:
                 else term.c[column]
             )
             keys.append(expr.desc() if query.order_desc else expr.asc())
-        keys.append(term.c.id.desc() if query.order_desc else term.c.id.asc())
+        # Ties keep creation order whichever way the list runs (the original's observed order).
+        if query.orderby not in ("id", "term_id", "none"):
+            keys.append(term.c.id.asc())
         count = sa.select(sa.func.count()).select_from(term).where(*where)
         page = (
             sa.select(term)
