@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -14,6 +15,7 @@ from eventcal.api import Services, build_router
 from eventcal.config import Settings, load_settings
 from eventcal.errors import ConfigError
 from eventcal.services import dates as date_service
+from eventcal.services import scheduling
 from eventcal.services.context import Site
 from eventcal.storage import migrate
 from eventcal.storage.db import Database, create_database, sqlite_path
@@ -58,9 +60,13 @@ def create_app(
             _require_schema(settings)
         await db.startup()
         date_service.warm_up()
+        scheduler = asyncio.create_task(_publish_scheduled(db, services.clock))
         try:
             yield
         finally:
+            scheduler.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await scheduler
             await db.shutdown()
 
     app = Starlette(routes=[Mount("", app=router)], lifespan=lifespan)
@@ -68,6 +74,16 @@ def create_app(
     app.state.settings = settings
     app.state.router = router
     return app
+
+
+async def _publish_scheduled(db: Database, clock: Callable[[], datetime]) -> None:
+    """Publish scheduled items when their time comes, in every process (it is idempotent)."""
+    while True:
+        try:
+            await scheduling.publish_due(db, clock())
+        except Exception:
+            log.exception("publishing scheduled items failed; retrying later")
+        await asyncio.sleep(scheduling.INTERVAL_SECONDS)
 
 
 def _require_schema(settings: Settings) -> None:

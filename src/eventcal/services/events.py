@@ -501,7 +501,7 @@ async def _resolve_terms(
                 }
             )
         for term_name in resolved.new_names:
-            ids.append(await term_service.create_term(call.conn, taxonomy, term_name))
+            ids.append(await term_service.find_or_create_term(call.conn, taxonomy, term_name))
     return ids
 
 

@@ -427,6 +427,7 @@ async def find_duplicate(call: Call, kind: LinkedKind, fields: Mapping[str, Any]
 async def create(call: Call, kind: LinkedKind, fields: Mapping[str, Any]) -> tuple[int, bool]:
     """Create an item (or find its identical twin); returns the id and whether it is new."""
     actor = call.actor
+    await call.conn.lock(f"{kind.name}:{str(fields[kind.name_field]).strip().lower()}")
     duplicate = await find_duplicate(call, kind, fields)
     if duplicate is not None:
         return int(duplicate["id"]), False

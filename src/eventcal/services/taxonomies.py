@@ -288,6 +288,7 @@ async def create(
     """Create a term; 400 ``term_exists`` when the name is taken. Returns the body and id."""
     name = str(fields["name"])
     parent = fields.get("parent") or None
+    await call.conn.lock(f"term:{taxonomy.value}:{name.strip().lower()}")
     existing = await _existing_name(call.conn, taxonomy, name, parent, fields.get("slug"))
     if existing is not None:
         raise ApiError(

@@ -192,6 +192,18 @@ async def create_term(
     raise UniqueViolation(f"no free slug for term {name!r}")
 
 
+async def find_or_create_term(conn: Connection, taxonomy: str, name: str) -> int:
+    """The term named ``name`` (by slug or name), created when missing. Concurrent writers naming
+    the same new term get the same one."""
+    await conn.lock(f"term:{taxonomy}:{name.strip().lower()}")
+    slug = sanitize_slug(name)
+    existing = await terms_by_slugs(conn, taxonomy, [slug]) if slug else {}
+    row = existing.get(slug) or (await terms_by_names(conn, taxonomy, [name])).get(name.lower())
+    if row is not None:
+        return int(row["id"])
+    return await create_term(conn, taxonomy, name)
+
+
 async def adjust_counts(conn: Connection, deltas: dict[int, int]) -> None:
     """Apply count changes in id order (a fixed lock order: no deadlocks between writers)."""
     changes = [{"term_id": tid, "delta": d} for tid, d in sorted(deltas.items()) if d]

@@ -192,6 +192,11 @@ class Connection(ABC):
     def savepoint(self) -> contextlib.AbstractAsyncContextManager[None]:
         """A nested transaction: an error inside rolls back only what happened inside."""
 
+    @abstractmethod
+    async def lock(self, key: str) -> None:
+        """Hold a lock named ``key`` until the transaction ends, so "find or create" steps of
+        concurrent writers run one after the other."""
+
 
 class Database(ABC):
     """One database, for the life of the process."""
@@ -272,6 +277,10 @@ class SQLiteConnection(Connection):
             self.raw.executemany(compiled.sql, rows)
         except sqlite3.IntegrityError as exc:
             raise _sqlite_integrity(exc) from exc
+
+    async def lock(self, key: str) -> None:
+        """Nothing to do: a SQLite write transaction already excludes every other writer."""
+        del key
 
     @contextlib.asynccontextmanager
     async def savepoint(self) -> AsyncIterator[None]:
@@ -416,6 +425,14 @@ class PostgresConnection(Connection):
     async def savepoint(self) -> AsyncIterator[None]:
         async with self.raw.transaction():
             yield
+
+    async def lock(self, key: str) -> None:
+        await self.all(_ADVISORY_LOCK, {"key": key})
+
+
+_ADVISORY_LOCK = sa.select(
+    sa.func.pg_advisory_xact_lock(sa.func.hashtextextended(sa.bindparam("key", type_=sa.Text), 0))
+)
 
 
 def _pg_error(exc: Exception) -> Exception:
