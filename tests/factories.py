@@ -66,18 +66,23 @@ async def _post_id(conn: Any, kind: str, item_id: int | None) -> int:
     return item_id
 
 
-async def reset_post_sequence(db: Database, next_id: int) -> None:
-    """Make the next generated post id ``next_id`` (after inserting explicit ids)."""
+async def reset_sequence(db: Database, table: str, next_id: int) -> None:
+    """Make the next generated id of ``table`` (``post``, ``term``) ``next_id``."""
+    assert table in ("post", "term", "app_user")
     async with db.transaction() as conn:
         if conn.dialect_name == "postgresql":
-            await conn.execute(sa.text(f"SELECT setval('post_id_seq', {int(next_id) - 1})"))
+            await conn.execute(sa.text(f"SELECT setval('{table}_id_seq', {int(next_id) - 1})"))
         else:
-            await conn.execute(sa.text("DELETE FROM sqlite_sequence WHERE name = 'post'"))
+            await conn.execute(sa.text(f"DELETE FROM sqlite_sequence WHERE name = '{table}'"))
+            seq = int(next_id) - 1
             await conn.execute(
-                sa.text(
-                    f"INSERT INTO sqlite_sequence (name, seq) VALUES ('post', {int(next_id) - 1})"
-                )
+                sa.text(f"INSERT INTO sqlite_sequence (name, seq) VALUES ('{table}', {seq})")
             )
+
+
+async def reset_post_sequence(db: Database, next_id: int) -> None:
+    """Make the next generated post id ``next_id`` (after inserting explicit ids)."""
+    await reset_sequence(db, "post", next_id)
 
 
 def _post_values(fields: dict[str, Any], title: str) -> dict[str, Any]:

@@ -220,16 +220,7 @@ async def seed(db: Database, exchanges: list[Exchange], password_hashes: dict[st
 
 
 async def reset_term_sequence(db: Database, next_id: int) -> None:
-    async with db.transaction() as conn:
-        if conn.dialect_name == "postgresql":
-            await conn.execute(sa.text(f"SELECT setval('term_id_seq', {int(next_id) - 1})"))
-        else:
-            await conn.execute(sa.text("DELETE FROM sqlite_sequence WHERE name = 'term'"))
-            await conn.execute(
-                sa.text(
-                    f"INSERT INTO sqlite_sequence (name, seq) VALUES ('term', {int(next_id) - 1})"
-                )
-            )
+    await factories.reset_sequence(db, "term", next_id)
 
 
 async def max_ids(db: Database) -> tuple[int, int]:

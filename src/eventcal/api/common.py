@@ -194,6 +194,30 @@ def password(value: Any, state: RequestState) -> str:
     return str(_password(value, state))
 
 
+async def existing_event(value: Any, state: RequestState) -> int:
+    """The id of an existing event, in any status (``post_parent``, ``event``, ``post``)."""
+    from eventcal.services import events as event_service
+
+    number = positive_int(value, state)
+    if await event_service.find_event(state.conn, number) is None:
+        raise Invalid()
+    return number
+
+
+def latitude(value: Any, state: RequestState) -> float:
+    result = number(value, state)
+    if not -90 <= result <= 90:
+        raise Invalid()
+    return result
+
+
+def longitude(value: Any, state: RequestState) -> float:
+    result = number(value, state)
+    if not -180 <= result <= 180:
+        raise Invalid()
+    return result
+
+
 def _ignored(value: Any, state: RequestState) -> None:
     """Path parameters come from the path only; a body or query value of the same name is
     ignored (DEVIATIONS #3)."""

@@ -86,27 +86,6 @@ def existing_ids(stmt: Any) -> Any:
     return parse
 
 
-async def existing_event_id(value: Any, state: RequestState) -> int:
-    number = positive_int(value, state)
-    if await event_service.find_event(state.conn, number) is None:
-        raise Invalid()
-    return number
-
-
-def latitude(value: Any, state: RequestState) -> float:
-    result = common.number(value, state)
-    if not -90 <= result <= 90:
-        raise Invalid()
-    return result
-
-
-def longitude(value: Any, state: RequestState) -> float:
-    result = common.number(value, state)
-    if not -180 <= result <= 180:
-        raise Invalid()
-    return result
-
-
 def default_start(state: RequestState) -> str:
     start, _ = date_service.default_archive_window(state.now, state.site.zone)
     return date_service.format_datetime(start)
@@ -192,13 +171,13 @@ ARCHIVE_ARGS = (
     Arg(
         "geoloc_lat",
         "Events should be filtered by their venue latitude location, must also provide geoloc_lng",
-        latitude,
+        common.latitude,
         format="double",
     ),
     Arg(
         "geoloc_lng",
         "Events should be filtered by their venue longitude location, must also provide geoloc_lat",
-        longitude,
+        common.longitude,
         format="double",
     ),
     Arg(
@@ -211,7 +190,7 @@ ARCHIVE_ARGS = (
     Arg(
         "post_parent",
         "Events should be filtered by their post_parent being the specified one.",
-        existing_event_id,
+        common.existing_event,
         type="integer",
     ),
     Arg("ticketed", "Filter events with or without tickets.", boolean("ticketed"), type="boolean"),

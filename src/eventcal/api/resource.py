@@ -8,13 +8,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from eventcal.api import common
-from eventcal.api.args import Arg, Invalid, Params, positive_int, truthy
+from eventcal.api.args import Arg, Params, positive_int, truthy
 from eventcal.api.pagination import archive_reply
 from eventcal.api.request import RequestState
 from eventcal.api.routing import Endpoint, Reply, Route
 from eventcal.errors import invalid
 from eventcal.schemas.openapi import ref
-from eventcal.services import events as event_service
 from eventcal.services import linked_posts, posts
 from eventcal.services.linked_posts import LinkedKind, LinkedListQuery
 from eventcal.services.permissions import Actor, Cap
@@ -27,13 +26,6 @@ def can_write(actor: Actor) -> bool:
 
 def can_delete(actor: Actor) -> bool:
     return actor.can(Cap.DELETE_POSTS)
-
-
-async def existing_event(value: Any, state: RequestState) -> int:
-    number = positive_int(value, state)
-    if await event_service.find_event(state.conn, number) is None:
-        raise Invalid()
-    return number
 
 
 def _any(value: Any, state: RequestState) -> Any:
@@ -60,7 +52,7 @@ def archive_args(label: str, plural: str) -> tuple[Arg, ...]:
         Arg(
             "event",
             f"{plural.capitalize()} should be related to this event",
-            existing_event,
+            common.existing_event,
             type="integer",
         ),
         Arg("has_events", f"{plural.capitalize()} should have events associated to them", _any),

@@ -20,7 +20,6 @@ from eventcal.api.request import RequestState
 from eventcal.api.routing import Endpoint, Reply, Route
 from eventcal.errors import ApiError, invalid
 from eventcal.schemas.openapi import ref
-from eventcal.services import events as event_service
 from eventcal.services import taxonomies
 from eventcal.services.pagination import Page
 from eventcal.services.taxonomies import Taxonomy, TermListQuery
@@ -64,13 +63,6 @@ def parent(taxonomy: Taxonomy) -> Any:
         return number
 
     return parse
-
-
-async def existing_event(value: Any, state: RequestState) -> int:
-    number = positive_int(value, state)
-    if await event_service.find_event(state.conn, number) is None:
-        raise Invalid()
-    return number
 
 
 _order = non_empty_string("order", max_length=20)
@@ -125,14 +117,14 @@ def archive_args(taxonomy: Taxonomy, label: str) -> tuple[Arg, ...]:
         Arg(
             "post",
             "Limit result set to terms assigned to a specific post",
-            existing_event,
+            common.existing_event,
             type="integer",
         ),
         Arg(
             "event",
             "Limit result set to terms assigned to a specific event "
             '(an alias of the "post" parameter)',
-            existing_event,
+            common.existing_event,
             type="integer",
         ),
         Arg("slug", "Limit result set to terms with a specific slug", _slug, type="string"),

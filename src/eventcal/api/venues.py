@@ -29,20 +29,6 @@ def show_flag(value: Any, state: RequestState) -> bool:
     raise Invalid()
 
 
-def latitude(value: Any, state: RequestState) -> float:
-    result = common.number(value, state)
-    if not -90 <= result <= 90:
-        raise Invalid()
-    return result
-
-
-def longitude(value: Any, state: RequestState) -> float:
-    result = common.number(value, state)
-    if not -180 <= result <= 180:
-        raise Invalid()
-    return result
-
-
 def venue_args(*, create: bool) -> tuple[Arg, ...]:
     loc = "body"
     return (
@@ -125,14 +111,14 @@ def venue_args(*, create: bool) -> tuple[Arg, ...]:
         Arg(
             "latitude",
             "The venue latitude in decimal degrees (-90 to 90)",
-            latitude,
+            common.latitude,
             type="number",
             location=loc,
         ),
         Arg(
             "longitude",
             "The venue longitude in decimal degrees (-180 to 180)",
-            longitude,
+            common.longitude,
             type="number",
             location=loc,
         ),

@@ -88,32 +88,32 @@ async def missing_ids(conn: Connection, kind: str, items: Sequence[LinkedItem]) 
     return len(await q.existing_ids(conn, stmt, ids)) != len(ids)
 
 
-async def resolve_venues(call: Call, items: Sequence[LinkedItem]) -> list[int]:
-    """Venue ids for an event write; inline venue objects are created or matched."""
+async def _resolve(
+    call: Call, kind: linked_posts.LinkedKind, items: Sequence[LinkedItem]
+) -> list[int]:
+    """Ids in the order given, duplicates removed; inline objects are created or matched."""
     ids: list[int] = []
     for item in items:
-        venue_id = item.id
-        if venue_id is None:
+        item_id = item.id
+        if item_id is None:
             assert item.data is not None
-            venue_id = await linked_posts.create_inline(call, linked_posts.VENUE, item.data)
-        if venue_id not in ids:
-            ids.append(venue_id)
+            item_id = await linked_posts.create_inline(call, kind, item.data)
+        if item_id not in ids:
+            ids.append(item_id)
+    return ids
+
+
+async def resolve_venues(call: Call, items: Sequence[LinkedItem]) -> list[int]:
+    """The venue of an event write (at most one)."""
+    ids = await _resolve(call, linked_posts.VENUE, items)
     if len(ids) > 1:
         raise invalid("venue", "An event can have only one venue.")
     return ids
 
 
 async def resolve_organizers(call: Call, items: Sequence[LinkedItem]) -> list[int]:
-    """Organizer ids in the order given, duplicates removed; inline ones created or matched."""
-    ids: list[int] = []
-    for item in items:
-        organizer_id = item.id
-        if organizer_id is None:
-            assert item.data is not None
-            organizer_id = await linked_posts.create_inline(call, linked_posts.ORGANIZER, item.data)
-        if organizer_id not in ids:
-            ids.append(organizer_id)
-    return ids
+    """The organizers of an event write, in the order given."""
+    return await _resolve(call, linked_posts.ORGANIZER, items)
 
 
 async def set_event_organizers(

@@ -129,6 +129,29 @@ def embedded_term_json(row: Row, urls: Urls) -> dict[str, Any]:
 
 # --- venues and organizers ------------------------------------------------------------------
 
+
+def _linked_header(
+    row: Row, kind: str, urls: Urls, site: Site, image: Any, *, protected: bool
+) -> dict[str, Any]:
+    """The keys venues and organizers share, in the original's order, up to ``image``."""
+    date, date_utc, modified, modified_utc = _post_dates(row, site.zone)
+    return {
+        "id": row["id"],
+        "author": author_string(row["author_id"]),
+        "status": row["status"],
+        "date": date,
+        "date_utc": date_utc,
+        "modified": modified,
+        "modified_utc": modified_utc,
+        "url": post_url(urls, kind, row),
+        kind: row["title"],
+        "description": "" if protected else autop(row["description"]),
+        "excerpt": "" if protected else autop(row["excerpt"]),
+        "slug": row["slug"],
+        "image": image,
+    }
+
+
 VENUE_TEXT_FIELDS = ("address", "city", "country", "province", "state", "zip", "phone", "website")
 
 
@@ -146,23 +169,8 @@ def venue_json(
     ``protected``: the caller may not see password-protected content; description, excerpt and
     image are blanked but the name stays (DEVIATIONS #13).
     """
-    date, date_utc, modified, modified_utc = _post_dates(row, site.zone)
     image = False if protected else image_json(row, media)
-    data: dict[str, Any] = {
-        "id": row["id"],
-        "author": author_string(row["author_id"]),
-        "status": row["status"],
-        "date": date,
-        "date_utc": date_utc,
-        "modified": modified,
-        "modified_utc": modified_utc,
-        "url": post_url(urls, "venue", row),
-        "venue": row["title"],
-        "description": "" if protected else autop(row["description"]),
-        "excerpt": "" if protected else autop(row["excerpt"]),
-        "slug": row["slug"],
-        "image": image,
-    }
+    data = _linked_header(row, "venue", urls, site, image, protected=protected)
     for key in VENUE_TEXT_FIELDS:
         data[key] = row[key]
     data["stateprovince"] = row["stateprovince"]
@@ -218,26 +226,9 @@ def organizer_json(
     protected: bool = False,
 ) -> dict[str, Any]:
     """An organizer: empty values dropped except the global ids (spec organizers §1)."""
-    date, date_utc, modified, modified_utc = _post_dates(row, site.zone)
     image = False if protected else image_json(row, media)
-    data: dict[str, Any] = {
-        "id": row["id"],
-        "author": author_string(row["author_id"]),
-        "status": row["status"],
-        "date": date,
-        "date_utc": date_utc,
-        "modified": modified,
-        "modified_utc": modified_utc,
-        "url": post_url(urls, "organizer", row),
-        "organizer": row["title"],
-        "description": "" if protected else autop(row["description"]),
-        "excerpt": "" if protected else autop(row["excerpt"]),
-        "slug": row["slug"],
-        "image": image,
-        "phone": row["phone"],
-        "website": row["website"],
-        "email": row["email"],
-    }
+    data = _linked_header(row, "organizer", urls, site, image, protected=protected)
+    data.update(phone=row["phone"], website=row["website"], email=row["email"])
     result = {k: v for k, v in data.items() if v not in ("", "0", 0, False, None)}
     if json_ld and not protected:
         ld: dict[str, Any] = {
