@@ -112,6 +112,7 @@ def test_full_event_object_has_every_key_with_the_original_types(api: Api) -> No
         "organizer",
         "custom_fields",
         "json_ld",
+        "translations",
     ]
     event_id = ids["event"]
     assert body["id"] == event_id

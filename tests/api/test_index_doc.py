@@ -90,7 +90,9 @@ def test_doc_is_an_openapi_document_generated_from_the_routes(api: Api) -> None:
     assert list(doc)[:5] == ["openapi", "info", "servers", "components", "paths"]
     assert doc["openapi"].startswith("3.")
     assert set(doc["info"]) >= {"version", "title", "description"}
-    assert doc["servers"] == [{"url": f"http://127.0.0.1{NS}/"}]
+    assert doc["servers"][0] == {"url": f"http://127.0.0.1{NS}/"}
+    assert doc["servers"][1]["url"] == "http://127.0.0.1/{language}/cal/events/v1/"
+    assert doc["servers"][1]["variables"]["language"]["enum"] == ["en", "de", "es"]
     assert {"/", "/doc", "/events", "/events/{id}", "/events/by-slug/{slug}"} <= set(doc["paths"])
     assert set(doc["paths"]["/events/{id}"]) == {"get", "head", "delete", "post", "put", "patch"}
     get_event = doc["paths"]["/events/{id}"]["get"]

@@ -91,7 +91,13 @@ def test_create_returns_the_object_with_empty_fields_left_out(api: Api, c: Colle
         assert body["stateprovince"] == "Berlin"
         assert (body["show_map"], body["show_map_link"]) == (True, False)
         assert (minimal["show_map"], minimal["show_map_link"]) == (True, True)
-        assert list(body)[-4:] == ["show_map", "show_map_link", "global_id", "global_id_lineage"]
+        assert list(body)[-5:] == [
+            "show_map",
+            "show_map_link",
+            "global_id",
+            "global_id_lineage",
+            "translations",
+        ]
     else:
         assert "show_map" not in body
     assert response.headers["allow"] == "GET, POST"
@@ -187,7 +193,7 @@ def test_read_by_id_and_slug(api: Api, c: Collection) -> None:
     assert by_id.status_code == 200
     body = by_id.json()
     assert body["json_ld"]["@type"] == ("Place" if c is VENUES else "Person")
-    assert list(body)[-2:] == ["global_id", "global_id_lineage"]
+    assert list(body)[-3:] == ["global_id", "global_id_lineage", "translations"]
     assert api.get(c.path(f"/by-slug/{created['slug']}")).json() == body
     event_id = api.run(lambda: factories.make_event(api.database, "Event"))
     for path in (c.path("/99999"), c.path(f"/{event_id}")):

@@ -59,6 +59,7 @@ def test_create_read_and_the_term_object(api: Api, t: Terms) -> None:
             "self": f"http://127.0.0.1{t.path(f'/{term_id}')}",
             "collection": f"http://127.0.0.1{t.path()}",
         },
+        "translations": ["en"],
     }
     assert body == expected
     assert list(body) == list(expected)

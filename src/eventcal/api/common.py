@@ -21,7 +21,7 @@ from eventcal.api.args import (
 )
 from eventcal.api.request import RequestState
 from eventcal.errors import ApiError, InvalidParams, MissingParams
-from eventcal.i18n import LANGUAGES
+from eventcal.i18n import LANGUAGES, normalize_language
 from eventcal.services import dates as date_service
 from eventcal.services import linked as linked_service
 from eventcal.services import media as media_service
@@ -39,19 +39,28 @@ POST_STATUSES = ("publish", "future", "draft", "pending", "private", "trash")
 
 
 def translation_language(value: Any, state: RequestState) -> str:
-    """``en``, ``de`` or ``es`` (the seed's values; anything else is refused)."""
-    if not isinstance(value, str) or value not in LANGUAGES:
-        raise Invalid(
-            "{param} is not one of {values}.",
-            param="translation_language",
-            values="en, de, and es",
-        )
-    return value
+    """``en``, ``de`` or ``es``, any case, region subtags dropped (``de-AT`` is ``de``); ``""`` is
+    as if absent. The router has already chosen the request's language from it."""
+    if isinstance(value, str):
+        if not value.strip():
+            return state.language
+        language = normalize_language(value)
+        if language is not None:
+            return language
+    raise Invalid(
+        "{param} is not one of {values}.",
+        param="translation_language",
+        values="en, de, and es",
+    )
 
 
 TRANSLATION_LANGUAGE = Arg(
     "translation_language",
-    "The language of the content (en, de or es)",
+    "The language of content and messages: en, de or es (any case; a region such as de-AT "
+    "reads as de). Without it, a language path segment (/de/cal/events/v1/…) or the "
+    "Accept-Language header chooses; otherwise the site's default language. Text fields "
+    "without a translation fall back to the default language. Writes with a language other "
+    "than the default store that language's text.",
     translation_language,
     type="string",
     enum=LANGUAGES,

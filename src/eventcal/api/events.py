@@ -28,8 +28,8 @@ from eventcal.services import events as event_service
 from eventcal.services import posts
 from eventcal.services import terms as term_service
 from eventcal.services.permissions import Actor, Cap
-from eventcal.services.representation import CATEGORY_TAXONOMY, TAG_TAXONOMY
 from eventcal.storage import queries as q
+from eventcal.storage.tables import CATEGORY_TAXONOMY, TAG_TAXONOMY
 
 EVENT = ref("Event")
 

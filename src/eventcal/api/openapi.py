@@ -8,7 +8,9 @@ from typing import Any
 from eventcal.api.args import MISSING, Arg
 from eventcal.api.request import RequestState
 from eventcal.api.routing import Endpoint, Route
+from eventcal.i18n import LANGUAGES
 from eventcal.schemas.openapi import COMPONENTS, OPENAPI_VERSION, ref
+from eventcal.services.context import NAMESPACE
 
 ERROR_RESPONSE = {"application/json": {"schema": ref("Error")}}
 LIST_ARG_SCHEMA: dict[str, Any] = {
@@ -142,7 +144,18 @@ def document(routes: Sequence[Route], state: RequestState) -> dict[str, Any]:
             "description": "The events calendar API (namespace cal/events/v1): events, venues, "
             "organizers, event categories and tags, compatible with The Events Calendar REST API.",
         },
-        "servers": [{"url": f"{state.urls.rest}/"}],
+        "servers": [
+            {"url": f"{state.urls.rest}/"},
+            {
+                "url": f"{state.urls.base}/{{language}}/{NAMESPACE}/",
+                "description": "The same API with the language of content and messages in "
+                "the path: /de/cal/events/v1/events is /cal/events/v1/events?"
+                "translation_language=de, and every URL in responses keeps the segment.",
+                "variables": {
+                    "language": {"default": state.site.default_language, "enum": list(LANGUAGES)}
+                },
+            },
+        ],
         "components": {"schemas": COMPONENTS},
         "paths": paths,
     }

@@ -14,7 +14,7 @@ import binascii
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -37,6 +37,7 @@ from eventcal.api.params import (
 )
 from eventcal.api.request import RequestState
 from eventcal.errors import ApiError, ServiceUnavailable
+from eventcal.i18n import LANGUAGES, negotiate, normalize_language
 from eventcal.services import users as user_service
 from eventcal.services.context import NAMESPACE, Site, Urls
 from eventcal.services.permissions import ANONYMOUS, Actor
@@ -45,6 +46,9 @@ from eventcal.storage.db import Database, DatabaseUnavailable
 log = logging.getLogger("eventcal.api")
 
 PREFIX = "/" + NAMESPACE
+LANGUAGE_SEGMENT = re.compile(
+    "^/(" + "|".join(LANGUAGES) + ")(?=/" + re.escape(NAMESPACE) + "(/|$))", re.IGNORECASE
+)
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 OVERRIDABLE = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
 JSON_TYPE = "application/json; charset=UTF-8"
@@ -156,16 +160,40 @@ class Services:
     public_url: str | None
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
     max_body_bytes: int = 1_048_576
-    _urls: dict[str, Urls] = field(default_factory=dict)
 
-    def urls_for(self, request: Request) -> Urls:
+    _urls: dict[tuple[str, str], Urls] = field(default_factory=dict)
+
+    def urls_for(self, request: Request, segment: str = "") -> Urls:
+        """URLs from the public URL (or the request's), with the request's language segment."""
         base = self.public_url or str(request.base_url).rstrip("/")
-        urls = self._urls.get(base)
+        urls = self._urls.get((base, segment))
         if urls is None:
             if len(self._urls) > 64:
                 self._urls.clear()
-            urls = self._urls[base] = Urls.build(base)
+            urls = self._urls[(base, segment)] = Urls.build(base, segment)
         return urls
+
+
+@dataclass(slots=True)
+class Negotiated:
+    """The request's language, as far as it is known (errors are rendered in it)."""
+
+    language: str
+    segment: str = ""
+    """The language path segment the request came in with (``/de/cal/events/v1/…``)."""
+    header: str | None = None
+    """The language ``Accept-Language`` chose, if any."""
+
+    def choose(self, raw: Mapping[str, Any], default: str) -> str:
+        """Parameter, then path segment, then ``Accept-Language``, then the site default. An
+        invalid parameter chooses nothing (its parser reports it)."""
+        value = raw.get("translation_language")
+        chosen = normalize_language(value) if isinstance(value, str) and value.strip() else None
+        self.language = chosen or self.segment or self.header or default
+        return self.language
+
+    def headers(self) -> dict[str, str]:
+        return {"Content-Language": self.language, "Vary": "Accept-Language"}
 
 
 class Router:
@@ -197,19 +225,32 @@ class Router:
             )
 
     async def respond(self, request: Request) -> Response:
-        language = self.services.site.default_language
+        default = self.services.site.default_language
         query = parse_query(request.scope.get("query_string", b""))
         envelope = "_envelope" in query
+        path = request.url.path
+        segment = LANGUAGE_SEGMENT.match(path)
+        accept = request.headers.get("accept-language")
+        negotiated = Negotiated(
+            language=default,
+            segment=segment.group(1).lower() if segment else "",
+            header=negotiate(accept) if accept else None,
+        )
+        if segment:
+            path = path[segment.end() :]
+        negotiated.choose(query, default)
         try:
-            return await self._dispatch(request, query, envelope)
+            response = await self._dispatch(request, path, query, envelope, negotiated)
         except ApiError as exc:
-            body = error_body(exc, language)
+            body = error_body(exc, negotiated.language)
             if envelope:
                 inner = {k: v for k, v in exc.headers.items() if k in ENVELOPE_HEADERS}
                 return _json_response(
-                    {"body": body, "status": exc.status, "headers": inner}, 200, {}
+                    {"body": body, "status": exc.status, "headers": inner},
+                    200,
+                    negotiated.headers(),
                 )
-            return _json_response(body, exc.status, exc.headers)
+            return _json_response(body, exc.status, {**exc.headers, **negotiated.headers()})
         except DatabaseUnavailable:
             log.exception("database unavailable")
             error = ServiceUnavailable(
@@ -217,14 +258,26 @@ class Router:
                 "The database is unavailable. Try again shortly.",
                 headers={"Retry-After": "5"},
             )
-            return _json_response(error_body(error, language), 503, error.headers)
+            return _json_response(
+                error_body(error, negotiated.language),
+                503,
+                {**error.headers, **negotiated.headers()},
+            )
         except Exception:
             log.exception("unhandled error on %s %s", request.method, request.url.path)
             return _json_response(internal_error_body(), 500, {})
+        response.headers.update(negotiated.headers())
+        return response
 
-    async def _dispatch(self, request: Request, query: dict[str, Any], envelope: bool) -> Response:
+    async def _dispatch(
+        self,
+        request: Request,
+        path: str,
+        query: dict[str, Any],
+        envelope: bool,
+        negotiated: Negotiated,
+    ) -> Response:
         services = self.services
-        path = request.url.path
         method = request.method.upper()
         if method == "POST":
             override = query.get("_method") or request.headers.get("x-http-method-override")
@@ -241,7 +294,7 @@ class Router:
         if matched is None:
             raise _add_headers(no_route(), headers)
         route, path_params = matched
-        urls = services.urls_for(request)
+        urls = services.urls_for(request, negotiated.segment)
         now = services.clock()
         headers["Allow"] = route.allow(actor)
 
@@ -255,6 +308,7 @@ class Router:
                     urls=urls,
                     now=now,
                     conn=conn,
+                    language=negotiated.language,
                 )
                 body = route.describe(state, urls)
             return self._finish(Reply(body), headers, envelope, None, head=False)
@@ -268,6 +322,7 @@ class Router:
             raw = query
             if method in BODY_METHODS:
                 raw = merge_sources(*await self._read_body(request), query)
+                negotiated.choose(raw, services.site.default_language)
             database = services.database
             context = database.transaction() if endpoint.writes else database.read()
             async with context as conn:
@@ -279,6 +334,7 @@ class Router:
                     urls=urls,
                     now=now,
                     conn=conn,
+                    language=negotiated.language,
                 )
                 params = await parse_args(endpoint.args, raw, state)
                 reply = await endpoint.handler(state, params)
@@ -296,6 +352,7 @@ class Router:
         urls: Urls,
         now: datetime,
         conn: Any,
+        language: str,
     ) -> RequestState:
         return RequestState(
             method=method,
@@ -306,7 +363,7 @@ class Router:
             urls=urls,
             now=now,
             conn=conn,
-            language=self.services.site.default_language,
+            language=language,
         )
 
     def _finish(

@@ -57,13 +57,23 @@ class Urls:
     home: str
     rest: str
     global_id_base: str
+    base: str = ""
+    """The public URL without a language segment."""
 
     @classmethod
-    def build(cls, public_url: str) -> Urls:
+    def build(cls, public_url: str, language_segment: str = "") -> Urls:
+        """``language_segment`` (``de``) keeps a request's ``/de/cal/events/v1`` form in every
+        URL built; global ids name the item whatever the language, so they never carry it."""
         base = public_url.rstrip("/")
         parts = urlsplit(base)
         host = parts.hostname or ""
-        return cls(home=base, rest=f"{base}/{NAMESPACE}", global_id_base=f"{host}{parts.path}")
+        home = f"{base}/{language_segment}" if language_segment else base
+        return cls(
+            home=home,
+            rest=f"{home}/{NAMESPACE}",
+            global_id_base=f"{host}{parts.path}",
+            base=base,
+        )
 
     def global_id(self, item_id: int) -> str:
         return f"{self.global_id_base}?id={item_id}"

@@ -16,7 +16,7 @@ from typing import Any, TypedDict
 from eventcal.errors import ApiError, Forbidden, InvalidParams, NotFound, ParamError, invalid
 from eventcal.services import dates as date_service
 from eventcal.services import linked as linked_service
-from eventcal.services import posts
+from eventcal.services import posts, translations
 from eventcal.services import terms as term_service
 from eventcal.services.context import Call
 from eventcal.services.cost import store_cost
@@ -24,11 +24,11 @@ from eventcal.services.dates import end_of_day, start_of_day
 from eventcal.services.media import ImageRef
 from eventcal.services.pagination import Page
 from eventcal.services.permissions import Actor, Cap, publish_status
-from eventcal.services.representation import CATEGORY_TAXONOMY, TAG_TAXONOMY, Related, event_json
+from eventcal.services.representation import Related, event_json
 from eventcal.services.slugs import sanitize_slug
 from eventcal.storage import queries as q
 from eventcal.storage.db import Connection, Row, as_local
-from eventcal.storage.tables import event
+from eventcal.storage.tables import CATEGORY_TAXONOMY, TAG_TAXONOMY, event
 from eventcal.timezones import canonical_timezone_name, resolve_timezone, to_local, to_utc
 
 KIND = posts.define_kind("event", event, drafts_get_slugs=False)
@@ -39,8 +39,10 @@ GEOFENCE_KM = 25.0
 # --- loading and presenting -----------------------------------------------------------------
 
 
-async def load_related(conn: Connection, rows: Sequence[Row]) -> Related:
-    """Venues, organizers, terms and images of a page of events: one query per relation."""
+async def load_related(call: Call, rows: Sequence[Row]) -> Related:
+    """Venues, organizers, terms, images and translations of a page of events: one query per
+    relation."""
+    conn = call.conn
     related = Related()
     if not rows:
         return related
@@ -60,6 +62,12 @@ async def load_related(conn: Connection, rows: Sequence[Row]) -> Related:
     if media_ids:
         media = await conn.all(q.MEDIA_BY_IDS, {"ids": sorted(media_ids)})
         related.media = {int(m["id"]): m for m in media}
+    post_ids = [*event_ids, *related.venues]
+    post_ids.extend(int(o["id"]) for items in related.organizers.values() for o in items)
+    term_ids = [int(t["id"]) for items in related.terms.values() for t in items]
+    related.texts = await translations.load(
+        conn, call.language, call.site.default_language, post_ids=post_ids, term_ids=term_ids
+    )
     return related
 
 
@@ -74,7 +82,7 @@ def password_access(actor: Actor, row: Row, password: str | None, context_edit: 
 
 
 async def present(call: Call, row: Row, *, single: bool = False) -> dict[str, Any]:
-    related = await load_related(call.conn, [row])
+    related = await load_related(call, [row])
     return event_json(
         row, related, call.urls, call.site, single=single, own_json_ld=not row["post_password"]
     )
@@ -312,7 +320,7 @@ async def list_events(call: Call, query: EventListQuery) -> Page:
     page = Page(items=[], total=total, page=query.page, per_page=query.per_page, link_params=link)
     if page.offset < total:
         rows = await q.page_of_events(call.conn, flt, page.per_page, page.offset)
-        related = await load_related(call.conn, rows)
+        related = await load_related(call, rows)
         page.items = [
             event_json(
                 row,

@@ -9,14 +9,14 @@ existing one, as the original does.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 
 from eventcal.errors import ApiError, Forbidden, NotFound
-from eventcal.services import posts
+from eventcal.services import posts, translations
 from eventcal.services.context import Call
 from eventcal.services.pagination import Page
 from eventcal.services.permissions import Actor, Cap, publish_status
@@ -133,8 +133,26 @@ async def present(
     context_edit: bool = False,
 ) -> dict[str, Any]:
     media_rows = await media_of(call.conn, [row])
+    texts = await texts_of(call, [row])
     protected = protected_for(call.actor, row, password, context_edit)
-    return kind.present(row, call.urls, call.site, media_rows, json_ld=single, protected=protected)
+    return kind.present(
+        texts.localize(kind.name, row),
+        call.urls,
+        call.site,
+        media_rows,
+        languages=texts.languages(kind.name, int(row["id"])),
+        json_ld=single,
+        protected=protected,
+    )
+
+
+async def texts_of(call: Call, rows: Sequence[Row]) -> translations.Texts:
+    return await translations.load(
+        call.conn,
+        call.language,
+        call.site.default_language,
+        post_ids=[int(r["id"]) for r in rows],
+    )
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -330,12 +348,14 @@ async def list_items(call: Call, kind: LinkedKind, query: LinkedListQuery) -> Pa
             page_stmt, {**params, "limit": page.per_page, "offset": page.offset}
         )
         media_rows = await media_of(call.conn, rows)
+        texts = await texts_of(call, rows)
         page.items = [
             kind.present(
-                row,
+                texts.localize(kind.name, row),
                 call.urls,
                 call.site,
                 media_rows,
+                languages=texts.languages(kind.name, int(row["id"])),
                 protected=protected_for(call.actor, row, query.password, query.context_edit),
             )
             for row in rows

@@ -20,11 +20,11 @@ from eventcal.services.dates import (
     iso_with_offset,
 )
 from eventcal.services.text import autop, plain_text
+from eventcal.services.translations import Texts
 from eventcal.storage.db import Row, as_local, as_utc
+from eventcal.storage.tables import CATEGORY_TAXONOMY, TAG_TAXONOMY
 from eventcal.timezones import resolve_timezone, to_local, zone_abbreviation
 
-CATEGORY_TAXONOMY = "tribe_events_cat"
-TAG_TAXONOMY = "post_tag"
 TAXONOMY_COLLECTION = {CATEGORY_TAXONOMY: "categories", TAG_TAXONOMY: "tags"}
 PRETTY_URL_STATUSES = ("publish", "private")
 EMPTY_COST_DETAILS = {
@@ -43,6 +43,8 @@ class Related:
     organizers: dict[int, list[Row]] = field(default_factory=dict)
     terms: dict[int, list[Row]] = field(default_factory=dict)
     media: dict[int, Row] = field(default_factory=dict)
+    texts: Texts = field(default_factory=lambda: Texts("en", "en"))
+    """Translations of the events and of everything they link to."""
 
 
 def author_string(author_id: int | None) -> str:
@@ -105,8 +107,9 @@ _POST_TYPES = {"event": "tribe_events", "venue": "tribe_venue", "organizer": "tr
 # --- terms ----------------------------------------------------------------------------------
 
 
-def embedded_term_json(row: Row, urls: Urls) -> dict[str, Any]:
-    """A category or tag as embedded in an event (spec events §1.4)."""
+def embedded_term_json(row: Row, urls: Urls, languages: Sequence[str]) -> dict[str, Any]:
+    """A category or tag as embedded in an event (spec events §1.4); ``languages``: the ones
+    it has text in."""
     collection = f"{urls.rest}/{TAXONOMY_COLLECTION[row['taxonomy']]}"
     links = {"self": f"{collection}/{row['id']}", "collection": collection}
     parent = row["parent_id"] or 0
@@ -124,6 +127,7 @@ def embedded_term_json(row: Row, urls: Urls) -> dict[str, Any]:
         "filter": "raw",
         "id": row["id"],
         "urls": links,
+        "translations": list(languages),
     }
 
 
@@ -161,6 +165,7 @@ def venue_json(
     site: Site,
     media: Mapping[int, Row],
     *,
+    languages: Sequence[str],
     json_ld: bool = False,
     protected: bool = False,
 ) -> dict[str, Any]:
@@ -184,6 +189,7 @@ def venue_json(
     result["show_map_link"] = bool(row["show_map_link"])
     result["global_id"] = urls.global_id(row["id"])
     result["global_id_lineage"] = [result["global_id"]]
+    result["translations"] = list(languages)
     return result
 
 
@@ -222,6 +228,7 @@ def organizer_json(
     site: Site,
     media: Mapping[int, Row],
     *,
+    languages: Sequence[str],
     json_ld: bool = False,
     protected: bool = False,
 ) -> dict[str, Any]:
@@ -249,6 +256,7 @@ def organizer_json(
         result["json_ld"] = ld
     result["global_id"] = urls.global_id(row["id"])
     result["global_id_lineage"] = [result["global_id"]]
+    result["translations"] = list(languages)
     return result
 
 
@@ -272,6 +280,8 @@ def event_json(
     """The event object (spec events §1). ``single`` adds ``json_ld`` to it and to its venue and
     organizers (single reads only; the event's own is left out when ``own_json_ld`` is false, as
     for password-protected events); ``protected`` blanks the protected fields (§1.6)."""
+    texts = related.texts
+    row = texts.localize("event", row)
     event_id = row["id"]
     date, date_utc, modified, modified_utc = _post_dates(row, site.zone)
     url = post_url(urls, "event", row)
@@ -347,6 +357,7 @@ def event_json(
                 "venue": [],
                 "organizer": [],
                 "custom_fields": [],
+                "translations": texts.languages("event", event_id),
             }
         )
         return data
@@ -370,20 +381,37 @@ def event_json(
     data["hide_from_listings"] = bool(row["hide_from_listings"])
     data["sticky"] = bool(row["sticky"])
     data["featured"] = bool(row["featured"])
-    terms = related.terms.get(event_id, ())
-    data["categories"] = [
-        embedded_term_json(t, urls) for t in terms if t["taxonomy"] == CATEGORY_TAXONOMY
-    ]
-    data["tags"] = [embedded_term_json(t, urls) for t in terms if t["taxonomy"] == TAG_TAXONOMY]
+    terms = [texts.localize(t["taxonomy"], t) for t in related.terms.get(event_id, ())]
+    for key, taxonomy in (("categories", CATEGORY_TAXONOMY), ("tags", TAG_TAXONOMY)):
+        data[key] = [
+            embedded_term_json(t, urls, texts.languages(taxonomy, int(t["id"])))
+            for t in terms
+            if t["taxonomy"] == taxonomy
+        ]
     venue_row = related.venues.get(row["venue_id"]) if row["venue_id"] else None
-    data["venue"] = (
-        venue_json(venue_row, urls, site, related.media, json_ld=single, protected=False)
-        if venue_row is not None
-        else []
-    )
-    organizers = related.organizers.get(event_id, ())
+    if venue_row is not None:
+        venue_row = texts.localize("venue", venue_row)
+        data["venue"] = venue_json(
+            venue_row,
+            urls,
+            site,
+            related.media,
+            languages=texts.languages("venue", int(venue_row["id"])),
+            json_ld=single,
+        )
+    else:
+        data["venue"] = []
+    organizers = texts.localize_all("organizer", related.organizers.get(event_id, ()))
     data["organizer"] = [
-        organizer_json(o, urls, site, related.media, json_ld=single) for o in organizers
+        organizer_json(
+            o,
+            urls,
+            site,
+            related.media,
+            languages=texts.languages("organizer", int(o["id"])),
+            json_ld=single,
+        )
+        for o in organizers
     ]
     data["custom_fields"] = []
     if single and own_json_ld:
@@ -398,6 +426,7 @@ def event_json(
             cost_values=values,
             urls=urls,
         )
+    data["translations"] = texts.languages("event", event_id)
     return data
 
 

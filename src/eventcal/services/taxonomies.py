@@ -14,14 +14,14 @@ import sqlalchemy as sa
 
 from eventcal.errors import ApiError, invalid
 from eventcal.services import terms as term_service
+from eventcal.services import translations
 from eventcal.services.context import Call, Urls
 from eventcal.services.pagination import Page
 from eventcal.services.permissions import Actor, Cap
-from eventcal.services.representation import CATEGORY_TAXONOMY, TAG_TAXONOMY
 from eventcal.services.slugs import sanitize_slug
 from eventcal.storage.db import Connection, Row, UniqueViolation, in_values
 from eventcal.storage.queries import like_pattern
-from eventcal.storage.tables import event_term, term
+from eventcal.storage.tables import CATEGORY_TAXONOMY, TAG_TAXONOMY, event_term, term
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +71,11 @@ async def ancestors_of(conn: Connection, taxonomy: Taxonomy, rows: Sequence[Row]
     return known
 
 
-def term_json(row: Row, taxonomy: Taxonomy, urls: Urls, known: Mapping[int, Row]) -> dict[str, Any]:
-    """A term as the ``/categories`` and ``/tags`` routes return it (spec terms §1)."""
+def term_json(
+    row: Row, taxonomy: Taxonomy, urls: Urls, known: Mapping[int, Row], languages: Sequence[str]
+) -> dict[str, Any]:
+    """A term as the ``/categories`` and ``/tags`` routes return it (spec terms §1); ``known``
+    holds its ancestors (for the URL), ``languages`` the languages it has text in."""
     collection = f"{urls.rest}/{taxonomy.collection}"
     slugs = [str(row["slug"])]
     parent = int(row["parent_id"] or 0)
@@ -98,12 +101,31 @@ def term_json(row: Row, taxonomy: Taxonomy, urls: Urls, known: Mapping[int, Row]
     if parent:
         links["up"] = f"{collection}/{parent}"
     data["urls"] = links
+    data["translations"] = list(languages)
     return data
 
 
+async def present_all(call: Call, taxonomy: Taxonomy, rows: Sequence[Row]) -> list[dict[str, Any]]:
+    """Terms with their ancestors' slugs and their translations, in bulk."""
+    known = await ancestors_of(call.conn, taxonomy, rows)
+    texts = await translations.load(
+        call.conn, call.language, call.site.default_language, term_ids=known
+    )
+    localized = {term_id: texts.localize(taxonomy.value, r) for term_id, r in known.items()}
+    return [
+        term_json(
+            texts.localize(taxonomy.value, row),
+            taxonomy,
+            call.urls,
+            localized,
+            texts.languages(taxonomy.value, int(row["id"])),
+        )
+        for row in rows
+    ]
+
+
 async def present(call: Call, taxonomy: Taxonomy, row: Row) -> dict[str, Any]:
-    known = await ancestors_of(call.conn, taxonomy, [row])
-    return term_json(row, taxonomy, call.urls, known)
+    return (await present_all(call, taxonomy, [row]))[0]
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -254,8 +276,7 @@ async def list_terms(call: Call, taxonomy: Taxonomy, query: TermListQuery) -> Pa
         if query.include_order and query.include:
             position = {term_id: i for i, term_id in enumerate(query.include)}
             rows = sorted(rows, key=lambda r: position.get(int(r["id"]), 0))
-        known = await ancestors_of(call.conn, taxonomy, rows)
-        page.items = [term_json(row, taxonomy, call.urls, known) for row in rows]
+        page.items = await present_all(call, taxonomy, rows)
     return page
 
 

@@ -11,10 +11,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from eventcal.services.representation import CATEGORY_TAXONOMY, TAG_TAXONOMY
 from eventcal.services.slugs import numbered, sanitize_slug
 from eventcal.storage import queries as q
 from eventcal.storage.db import Connection, Row, UniqueViolation
+from eventcal.storage.tables import CATEGORY_TAXONOMY, TAG_TAXONOMY
 
 TAXONOMIES = (CATEGORY_TAXONOMY, TAG_TAXONOMY)
 MAX_TERM_NAME = 200

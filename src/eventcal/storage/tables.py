@@ -26,6 +26,9 @@ UtcDateTime = sa.DateTime(timezone=True)
 LocalDateTime = sa.DateTime(timezone=False)
 
 LIVE_STATUSES = ("publish", "future", "private")
+CATEGORY_TAXONOMY = "tribe_events_cat"
+TAG_TAXONOMY = "post_tag"
+"""``term.taxonomy`` values (the original's taxonomy names)."""
 """Statuses whose slugs must be unique (WordPress leaves drafts' slugs alone)."""
 
 post = sa.Table(
@@ -236,4 +239,27 @@ event_term = sa.Table(
         "term_id", sa.Integer, sa.ForeignKey("term.id", ondelete="CASCADE"), primary_key=True
     ),
     sa.Index(None, "term_id", "event_id"),
+)
+
+translation = sa.Table(
+    "translation",
+    metadata,
+    # An event, venue or organizer id (``post`` ids) or a term id, told apart by ``kind``
+    # (``event``, ``venue``, ``organizer`` or the term's taxonomy): no foreign key can span both,
+    # so deleting a term deletes its translations in the same transaction.
+    sa.Column("item_id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("kind", sa.String(16), primary_key=True),
+    sa.Column("language", sa.String(8), primary_key=True),
+    sa.Column("field", sa.String(32), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+    # Translated slugs are unique per collection and language (by-slug reads and term filters).
+    sa.Index(
+        "uq_translation_slug",
+        "kind",
+        "language",
+        "value",
+        unique=True,
+        sqlite_where=sa.text("field = 'slug'"),
+        postgresql_where=sa.text("field = 'slug'"),
+    ),
 )
