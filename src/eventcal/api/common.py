@@ -54,6 +54,20 @@ def translation_language(value: Any, state: RequestState) -> str:
     )
 
 
+def translatable(parse: Parser, *, create: bool) -> Parser:
+    """A text that must not be empty, except in an update in another language than the site's
+    default: there ``""`` removes that language's text (the default shows again)."""
+    if create:
+        return parse
+
+    def parse_translatable(value: Any, state: RequestState) -> Any:
+        if value == "" and state.language != state.site.default_language:
+            return ""
+        return parse(value, state)
+
+    return parse_translatable
+
+
 TRANSLATION_LANGUAGE = Arg(
     "translation_language",
     "The language of content and messages: en, de or es (any case; a region such as de-AT "

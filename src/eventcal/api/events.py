@@ -68,7 +68,9 @@ def term_filter(taxonomy: str) -> Any:
         values = term_service.split_term_values(value)
         if not values or len(values) > 100:
             raise Invalid()
-        ids = await term_service.resolve_filter_terms(state.conn, taxonomy, values)
+        ids = await term_service.resolve_filter_terms(
+            state.conn, taxonomy, values, state.call.translating
+        )
         if ids is None:
             raise Invalid()
         return TermFilter(ids, ",".join(v.text for v in values))
@@ -259,7 +261,7 @@ def write_args(*, create: bool) -> tuple[Arg, ...]:
         Arg(
             "title",
             "The event title",
-            non_empty_string("title", max_length=1000),
+            common.translatable(non_empty_string("title", max_length=1000), create=create),
             type="string",
             required=create,
             location=loc,
@@ -274,7 +276,7 @@ def write_args(*, create: bool) -> tuple[Arg, ...]:
         Arg(
             "slug",
             "The event slug",
-            non_empty_string("slug", max_length=200),
+            common.translatable(non_empty_string("slug", max_length=200), create=create),
             type="string",
             location=loc,
         ),
@@ -468,7 +470,7 @@ async def delete_event(state: RequestState, params: Params) -> Reply:
 
 
 async def _path_slug_id(state: RequestState) -> int:
-    event_id = await event_service.event_id_by_slug(state.conn, state.path_params["slug"])
+    event_id = await event_service.event_id_by_slug(state.call, state.path_params["slug"])
     if event_id is None:
         raise invalid("slug")
     return event_id
@@ -485,7 +487,7 @@ async def get_event_by_slug(state: RequestState, params: Params) -> Reply:
 
 async def update_event_by_slug(state: RequestState, params: Params) -> Reply:
     """Update an event found by slug; a ``slug`` in the body renames it (DEVIATIONS #3)."""
-    event_id = await event_service.event_id_by_slug(state.conn, state.path_params["slug"])
+    event_id = await event_service.event_id_by_slug(state.call, state.path_params["slug"])
     if event_id is None:
         if not can_write(state.actor):
             raise common.forbidden(state.actor)

@@ -38,7 +38,7 @@ def organizer_args(*, create: bool) -> tuple[Arg, ...]:
         Arg(
             "organizer",
             "The organizer name",
-            non_empty_string("organizer", max_length=1000),
+            common.translatable(non_empty_string("organizer", max_length=1000), create=create),
             type="string",
             default=None,
             required=create,

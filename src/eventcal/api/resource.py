@@ -80,7 +80,9 @@ async def _by_id(state: RequestState, kind: LinkedKind) -> Row:
 
 
 async def _by_slug(state: RequestState, kind: LinkedKind) -> Row:
-    item_id = await posts.id_by_slug(state.conn, kind.post, state.path_params["slug"])
+    item_id = await posts.id_by_slug(
+        state.conn, kind.post, state.path_params["slug"], state.call.translating
+    )
     row = None if item_id is None else await linked_posts.find(state.conn, kind, item_id)
     if row is None:
         raise invalid("slug")

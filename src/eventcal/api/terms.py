@@ -138,7 +138,10 @@ def write_args(taxonomy: Taxonomy, label: str, *, create: bool) -> tuple[Arg, ..
         Arg(
             "name",
             f"The {label} name",
-            lambda value, state: str(_name(value, state)).strip() or _empty_name(),
+            common.translatable(
+                lambda value, state: str(_name(value, state)).strip() or _empty_name(),
+                create=create,
+            ),
             type="string",
             required=create,
             location=loc,
@@ -150,7 +153,13 @@ def write_args(taxonomy: Taxonomy, label: str, *, create: bool) -> tuple[Arg, ..
             type="string",
             location=loc,
         ),
-        Arg("slug", f"The {label} slug", _slug, type="string", location=loc),
+        Arg(
+            "slug",
+            f"The {label} slug",
+            common.translatable(_slug, create=create),
+            type="string",
+            location=loc,
+        ),
     ]
     if taxonomy.hierarchical:
         args.append(

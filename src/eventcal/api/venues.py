@@ -44,7 +44,7 @@ def venue_args(*, create: bool) -> tuple[Arg, ...]:
         Arg(
             "venue",
             "The venue name",
-            non_empty_string("venue", max_length=1000),
+            common.translatable(non_empty_string("venue", max_length=1000), create=create),
             type="string",
             required=create,
             location=loc,

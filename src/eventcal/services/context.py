@@ -90,3 +90,9 @@ class Call:
     now: datetime
     """The current UTC instant (aware) — one clock reading per request."""
     language: str = "en"
+
+    @property
+    def translating(self) -> str | None:
+        """The call's language when it is not the site's default (writes set translations,
+        slug lookups try that language first), else None."""
+        return self.language if self.language != self.site.default_language else None

@@ -11,7 +11,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
-from typing import Any, TypedDict
+from functools import partial
+from typing import Any, TypedDict, cast
 
 from eventcal.errors import ApiError, Forbidden, InvalidParams, NotFound, ParamError, invalid
 from eventcal.services import dates as date_service
@@ -105,8 +106,9 @@ async def require_event(conn: Connection, event_id: int) -> Row:
     raise NotFound("rest-event-not-found", "Event with ID {id} does not exist.", id=event_id)
 
 
-async def event_id_by_slug(conn: Connection, slug: str) -> int | None:
-    return await posts.id_by_slug(conn, KIND, slug)
+async def event_id_by_slug(call: Call, slug: str) -> int | None:
+    """The event with this slug in the request's language, else in the default language."""
+    return await posts.id_by_slug(call.conn, KIND, slug, call.translating)
 
 
 async def read_event(
@@ -304,6 +306,7 @@ async def list_events(call: Call, query: EventListQuery) -> Page:
         ends_after=_instant(window.relative["ends_after"], zone),
         search_words=words,
         excluded_words=excluded,
+        search_language=call.translating,
         category_ids=_tuple(category_ids),
         tag_ids=_tuple(query.tag_ids),
         venue_ids=_tuple(query.venue_ids),
@@ -518,8 +521,29 @@ async def _venue_id(call: Call, items: list[linked_service.LinkedItem]) -> int |
     return ids[0] if ids else None
 
 
+TRANSLATED = {"title": "title", "description": "description", "excerpt": "excerpt", "slug": "slug"}
+"""API fields of an event that have a text per language → their columns."""
+
+
+async def _slug_taken(call: Call, event_id: int, slug: str) -> bool:
+    return await posts.slug_taken(call.conn, KIND, slug, event_id)
+
+
 async def create_event(call: Call, data: EventInput) -> dict[str, Any]:
-    """``POST /events`` after validation and the create-capability check."""
+    """``POST /events`` after validation and the create-capability check. In another language
+    than the default, the text is both the default text and that language's (no item is ever
+    without a default text)."""
+    event_id = await _insert_event(call, data)
+    if call.translating:
+        _, texts = translations.split(data, TRANSLATED)
+        texts.pop("slug", None)  # the default slug comes from the same text
+        await translations.store(call.conn, translations.EVENT, event_id, call.language, texts)
+    row = await find_event(call.conn, event_id)
+    assert row is not None
+    return await present(call, row)
+
+
+async def _insert_event(call: Call, data: EventInput) -> int:
     actor = call.actor
     author_id = data.get("author", actor.user_id)
     posts.require_author_change(actor, author_id)
@@ -557,15 +581,29 @@ async def create_event(call: Call, data: EventInput) -> dict[str, Any]:
             was_published=False,
             is_published=status == "publish",
         )
-    row = await find_event(call.conn, event_id)
-    assert row is not None
-    return await present(call, row)
+    return event_id
 
 
 async def update_event(call: Call, row: Row, data: EventInput) -> dict[str, Any]:
-    """Update an event the caller may edit: only the fields that were sent change."""
+    """Update an event the caller may edit: only the fields that were sent change. In another
+    language than the default, the text fields sent set that language's text."""
     actor = call.actor
     event_id = int(row["id"])
+    if call.translating:
+        shared, texts = translations.split(data, TRANSLATED)
+        data = cast(EventInput, shared)
+        slug = texts.pop("slug", None)
+        await translations.translate_item(
+            call.conn,
+            translations.EVENT,
+            row,
+            call.language,
+            texts,
+            name_field="title",
+            explicit_slug=slug,
+            taken_by_default=partial(_slug_taken, call, event_id),
+            derive_slug=bool(row["slug"]),
+        )
     if "author" in data:
         posts.require_author_change(actor, data["author"])
     values = _row_values(data)

@@ -41,6 +41,8 @@ class LinkedKind:
     """Plain-text columns written as sent (tags stripped, whitespace collapsed)."""
     search_columns: tuple[str, ...]
     collection: str
+    translated: Mapping[str, str]
+    """API fields that have a text per language → their columns."""
     present: Presenter
     links_from_events: sa.Select[Any]
     """Ids of items linked to the events in ``:ids`` with statuses in ``:statuses``."""
@@ -81,6 +83,16 @@ VENUE = LinkedKind(
         "phone",
     ),
     collection="venues",
+    translated={
+        "venue": "title",
+        "description": "description",
+        "address": "address",
+        "city": "city",
+        "country": "country",
+        "province": "province",
+        "state": "state",
+        "stateprovince": "stateprovince",
+    },
     present=venue_json,
     links_from_events=sa.select(event.c.venue_id.label("item_id")).where(
         in_values(event.c.id, "ids"), event.c.venue_id.is_not(None)
@@ -93,6 +105,7 @@ ORGANIZER = LinkedKind(
     text_fields=("phone", "website", "email"),
     search_columns=("title", "description", "excerpt", "phone", "email", "website"),
     collection="organizers",
+    translated={"organizer": "title", "description": "description"},
     present=organizer_json,
     links_from_events=sa.select(event_organizer.c.organizer_id.label("item_id")).where(
         in_values(event_organizer.c.event_id, "ids")
@@ -249,7 +262,7 @@ def _upcoming(kind: LinkedKind, own_author: bool) -> sa.ColumnElement[bool]:
 
 
 def _where(kind: LinkedKind, shape: tuple[Any, ...]) -> list[sa.ColumnElement[bool]]:
-    own_author, n_fragments, by_event, has_events, upcoming = shape
+    own_author, n_fragments, translated, by_event, has_events, upcoming = shape
     table = kind.table
     where: list[sa.ColumnElement[bool]] = [in_values(table.c.status, "statuses", sa.String())]
     if own_author:
@@ -257,21 +270,20 @@ def _where(kind: LinkedKind, shape: tuple[Any, ...]) -> list[sa.ColumnElement[bo
             sa.or_(table.c.status == "publish", table.c.author_id == sa.bindparam("own_author_id"))
         )
     if n_fragments:
-        where.append(
-            sa.or_(
+        names = [f"frag{i}" for i in range(n_fragments)]
+        matches = [
+            sa.and_(
                 *(
-                    sa.and_(
-                        *(
-                            table.c[column].ilike(
-                                sa.bindparam(f"frag{i}", type_=sa.String), escape="\\"
-                            )
-                            for i in range(n_fragments)
-                        )
-                    )
-                    for column in kind.search_columns
+                    table.c[column].ilike(sa.bindparam(name, type_=sa.String), escape="\\")
+                    for name in names
                 )
             )
-        )
+            for column in kind.search_columns
+        ]
+        if translated:
+            fields = [c for c in kind.search_columns if c in translations.FIELDS[kind.name]]
+            matches.append(q.translated_match(kind.name, table.c.id, fields, names))
+        where.append(sa.or_(*matches))
     if by_event:
         where.append(
             in_values(table.c.id, "event_item_ids"),
@@ -314,6 +326,7 @@ async def list_items(call: Call, kind: LinkedKind, query: LinkedListQuery) -> Pa
         fragments = [query.search]
     params: dict[str, Any] = {
         "statuses": list(statuses),
+        "search_language": call.translating,
         "own_author_id": own_author,
         "now": call.now,
         "event_statuses": list(posts.visible_statuses(call.actor, None)[0]),
@@ -326,6 +339,7 @@ async def list_items(call: Call, kind: LinkedKind, query: LinkedListQuery) -> Pa
     shape = (
         own_author is not None,
         len(fragments),
+        bool(fragments) and call.translating is not None,
         query.event_id is not None,
         query.has_events,
         query.only_with_upcoming,
@@ -471,10 +485,32 @@ async def create(call: Call, kind: LinkedKind, fields: Mapping[str, Any]) -> tup
     return item_id, True
 
 
+def _translated_columns(
+    kind: LinkedKind, fields: Mapping[str, Any], current: Row | None
+) -> dict[str, Any]:
+    """The translatable columns among the fields sent, normalised as the default text is."""
+    _, sent = translations.split(fields, kind.translated)
+    api_names = {column: name for name, column in kind.translated.items()}
+    values = column_values(kind, {api_names[c]: v for c, v in sent.items()}, current)
+    return {k: v for k, v in values.items() if k in translations.FIELDS[kind.name]}
+
+
+async def _translate_new(
+    call: Call, kind: LinkedKind, item_id: int, fields: Mapping[str, Any]
+) -> None:
+    """A new item created in another language than the default: its text is that language's
+    too (identical twins found instead of created are left alone)."""
+    if call.translating:
+        texts = _translated_columns(kind, fields, None)
+        await translations.store(call.conn, kind.name, item_id, call.translating, texts)
+
+
 async def create_and_present(
     call: Call, kind: LinkedKind, fields: Mapping[str, Any]
 ) -> dict[str, Any]:
-    item_id, _ = await create(call, kind, fields)
+    item_id, new = await create(call, kind, fields)
+    if new:
+        await _translate_new(call, kind, item_id, fields)
     row = await find(call.conn, kind, item_id)
     assert row is not None
     return await present(call, kind, row, context_edit=True)
@@ -483,9 +519,14 @@ async def create_and_present(
 async def update(
     call: Call, kind: LinkedKind, row: Row, fields: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """Update an item the caller may edit: only the fields sent change."""
+    """Update an item the caller may edit: only the fields sent change. In another language
+    than the default, the text fields sent set that language's text."""
     actor = call.actor
     item_id = int(row["id"])
+    if call.translating:
+        texts = _translated_columns(kind, fields, row)
+        fields, _ = translations.split(fields, kind.translated)
+        await translations.store(call.conn, kind.name, item_id, call.translating, texts)
     if "author" in fields:
         posts.require_author_change(actor, fields["author"])
     values = column_values(kind, fields, row)
@@ -539,5 +580,7 @@ async def create_inline(call: Call, kind: LinkedKind, fields: Mapping[str, Any])
             f"The {kind.name} could not be created from the provided data",
             400,
         )
-    item_id, _ = await create(call, kind, fields)
+    item_id, new = await create(call, kind, fields)
+    if new:
+        await _translate_new(call, kind, item_id, fields)
     return item_id

@@ -16,6 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from eventcal.errors import ApiError, Forbidden, Gone
+from eventcal.services import translations
 from eventcal.services.permissions import (
     Actor,
     Cap,
@@ -87,11 +88,18 @@ async def find(conn: Connection, kind: PostKind, item_id: int) -> Row | None:
     return await conn.first(kind.by_id, {"id": item_id})
 
 
-async def id_by_slug(conn: Connection, kind: PostKind, slug: str) -> int | None:
-    """The item with this slug (normalised like a title), live ones first; any status."""
+async def id_by_slug(
+    conn: Connection, kind: PostKind, slug: str, language: str | None = None
+) -> int | None:
+    """The item with this slug (normalised like a title), live ones first; any status. With a
+    ``language`` (not the default), that language's slugs are looked at first."""
     wanted = sanitize_slug(slug)
     if not wanted:
         return None
+    if language is not None:
+        translated = await translations.ids_by_slug(conn, kind.name, language, wanted)
+        if translated:
+            return translated[0]
     rows = await conn.all(kind.ids_by_slug, {"slug": wanted})
     return int(rows[0]["id"]) if rows else None
 
@@ -229,6 +237,12 @@ async def unique_slug(conn: Connection, kind: PostKind, wanted: str, exclude_id:
             return candidate
         number += 1
         candidate = numbered(wanted, number)
+
+
+async def slug_taken(conn: Connection, kind: PostKind, slug: str, exclude_id: int) -> bool:
+    """Whether an item of the kind other than ``exclude_id`` has ``slug`` (any status)."""
+    rows = await conn.all(kind.slug_owners, {"slug": slug})
+    return any(int(r["id"]) != exclude_id for r in rows)
 
 
 def new_slug(kind: PostKind, fields: Mapping[str, Any], name: str, status: str) -> str:

@@ -7,7 +7,7 @@ messages, URLs). Terms are deleted for good; a deleted category's children move 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sqlalchemy as sa
@@ -20,8 +20,8 @@ from eventcal.services.pagination import Page
 from eventcal.services.permissions import Actor, Cap
 from eventcal.services.slugs import sanitize_slug
 from eventcal.storage.db import Connection, Row, UniqueViolation, in_values
-from eventcal.storage.queries import like_pattern
-from eventcal.storage.tables import CATEGORY_TAXONOMY, TAG_TAXONOMY, event_term, term
+from eventcal.storage.queries import TERM_SLUG_TAKEN, like_pattern, translated_match
+from eventcal.storage.tables import CATEGORY_TAXONOMY, TAG_TAXONOMY, event_term, term, translation
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,15 +170,23 @@ class TermListQuery:
     event_id: int | None = None
     slug: str | None = None
     link_params: list[tuple[str, str]] | None = None
+    language: str | None = None
+    """``search`` and ``slug`` also match this language's text (not the default language)."""
 
 
 def _where(query: TermListQuery) -> list[sa.ColumnElement[bool]]:
     where: list[sa.ColumnElement[bool]] = [term.c.taxonomy == sa.bindparam("taxonomy")]
     if query.search:
         pattern = sa.bindparam("search", type_=sa.String)
-        where.append(
-            sa.or_(term.c.name.ilike(pattern, escape="\\"), term.c.slug.ilike(pattern, escape="\\"))
-        )
+        matches: list[sa.ColumnElement[bool]] = [
+            term.c.name.ilike(pattern, escape="\\"),
+            term.c.slug.ilike(pattern, escape="\\"),
+        ]
+        if query.language:
+            matches.append(
+                translated_match(term.c.taxonomy, term.c.id, ("name", "slug"), ["search"])
+            )
+        where.append(sa.or_(*matches))
     if query.exclude is not None:
         where.append(sa.not_(in_values(term.c.id, "exclude")))
     if query.include is not None:
@@ -200,8 +208,22 @@ def _where(query: TermListQuery) -> list[sa.ColumnElement[bool]]:
     elif query.hide_empty:
         where.append(term.c.count > 0)
     if query.slug is not None:
-        where.append(term.c.slug == sa.bindparam("slug", type_=sa.String))
+        slug = sa.bindparam("slug", type_=sa.String)
+        if query.language:
+            where.append(sa.or_(term.c.slug == slug, _translated_slug(slug)))
+        else:
+            where.append(term.c.slug == slug)
     return where
+
+
+def _translated_slug(slug: sa.BindParameter[Any]) -> sa.ColumnElement[bool]:
+    return sa.exists().where(
+        translation.c.item_id == term.c.id,
+        translation.c.kind == term.c.taxonomy,
+        translation.c.language == sa.bindparam("search_language", type_=sa.String),
+        translation.c.field == "slug",
+        translation.c.value == slug,
+    )
 
 
 _STATEMENTS: dict[tuple[Any, ...], tuple[sa.Select[Any], sa.Select[Any]]] = {}
@@ -216,6 +238,7 @@ def _shape(query: TermListQuery) -> tuple[Any, ...]:
         query.event_id is not None,
         query.hide_empty,
         query.slug is not None,
+        query.language is not None and (bool(query.search) or query.slug is not None),
         query.orderby,
         query.order_desc,
     )
@@ -251,7 +274,9 @@ def _statements(query: TermListQuery) -> tuple[sa.Select[Any], sa.Select[Any]]:
 
 async def list_terms(call: Call, taxonomy: Taxonomy, query: TermListQuery) -> Page:
     """``GET /categories`` / ``GET /tags``: filters, order, totals and one page."""
+    query = replace(query, language=call.translating)
     params: dict[str, Any] = {
+        "search_language": call.translating,
         "taxonomy": taxonomy.value,
         "search": like_pattern(query.search) if query.search else None,
         "exclude": query.exclude or [],
@@ -327,6 +352,9 @@ async def create(
         description=str(fields.get("description") or ""),
         parent_id=parent,
     )
+    if call.translating:
+        texts = {k: fields[k] for k in ("name", "description") if k in fields}
+        await translations.store(call.conn, taxonomy.value, term_id, call.translating, texts)
     row = await find(call.conn, taxonomy, term_id)
     assert row is not None
     return await present(call, taxonomy, row), term_id
@@ -348,8 +376,11 @@ def duplicate_slug(slug: str) -> ApiError:
 async def update(
     call: Call, taxonomy: Taxonomy, row: Row, fields: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """Update the fields sent; a slug taken by another term is ``duplicate_term_slug`` (400)."""
+    """Update the fields sent; a slug taken by another term is ``duplicate_term_slug`` (400).
+    In another language than the default, name, description and slug set that language's."""
     term_id = int(row["id"])
+    if call.translating:
+        fields = await _translate(call, taxonomy, row, fields)
     values: dict[str, Any] = {}
     if "name" in fields:
         values["name"] = fields["name"]
@@ -379,6 +410,41 @@ async def update(
     return await present(call, taxonomy, updated)
 
 
+TRANSLATED = {"name": "name", "description": "description", "slug": "slug"}
+
+
+async def _translate(
+    call: Call, taxonomy: Taxonomy, row: Row, fields: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Store the translated fields of an update; returns the fields left to apply."""
+    assert call.translating is not None
+    term_id = int(row["id"])
+    shared, texts = translations.split(fields, TRANSLATED)
+    slug = texts.pop("slug", None)
+
+    async def taken(candidate: str) -> bool:
+        owner = await call.conn.scalar(
+            TERM_SLUG_TAKEN, {"taxonomy": taxonomy.value, "slug": candidate}
+        )
+        return owner is not None and int(owner) != term_id
+
+    try:
+        await translations.translate_item(
+            call.conn,
+            taxonomy.value,
+            row,
+            call.translating,
+            texts,
+            name_field="name",
+            explicit_slug=slug,
+            taken_by_default=taken,
+            number_explicit_slug=False,
+        )
+    except translations.SlugInUse as exc:
+        raise duplicate_slug(exc.slug) from None
+    return shared
+
+
 _REPARENT = (
     sa.update(term)
     .where(term.c.parent_id == sa.bindparam("term_id"))
@@ -396,4 +462,5 @@ async def delete(call: Call, taxonomy: Taxonomy, row: Row) -> dict[str, Any]:
     await call.conn.execute(_REPARENT, {"term_id": term_id, "new_parent": row["parent_id"]})
     await call.conn.execute(_DELETE_LINKS, {"term_id": term_id})
     await call.conn.execute(_DELETE_TERM, {"term_id": term_id})
+    await translations.delete_item(call.conn, taxonomy.value, term_id)
     return body

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from eventcal.services import translations
 from eventcal.services.slugs import numbered, sanitize_slug
 from eventcal.storage import queries as q
 from eventcal.storage.db import Connection, Row, UniqueViolation
@@ -86,16 +87,24 @@ async def terms_by_names(conn: Connection, taxonomy: str, names: Sequence[str]) 
 
 
 async def resolve_filter_terms(
-    conn: Connection, taxonomy: str, values: Sequence[TermValue]
+    conn: Connection, taxonomy: str, values: Sequence[TermValue], language: str | None = None
 ) -> list[int] | None:
-    """Term ids for a listing filter: each value is a slug first, then an id (the original's
-    order); None when any value matches no term."""
-    slugs = await terms_by_slugs(conn, taxonomy, [sanitize_slug(v.text) for v in values])
+    """Term ids for a listing filter: each value is a slug first (in ``language``, when given,
+    then in the default language), then an id (the original's order); None when any value
+    matches no term."""
+    wanted = [sanitize_slug(v.text) for v in values]
+    translated: dict[str, int] = {}
+    if language is not None:
+        translated = await translations.ids_by_slugs(conn, taxonomy, language, wanted)
+    slugs = await terms_by_slugs(conn, taxonomy, wanted)
     numbers = [v.number for v in values if v.number is not None]
     by_id = await terms_by_ids(conn, taxonomy, numbers)
     ids: list[int] = []
-    for value in values:
-        row = slugs.get(sanitize_slug(value.text))
+    for value, slug in zip(values, wanted, strict=True):
+        if slug in translated:
+            ids.append(translated[slug])
+            continue
+        row = slugs.get(slug)
         if row is None and value.number is not None:
             row = by_id.get(value.number)
         if row is None:

@@ -46,15 +46,6 @@ FIELDS: dict[str, tuple[str, ...]] = {
 }
 """Translatable columns per kind (names of the item table's columns)."""
 
-SEARCHED: dict[str, tuple[str, ...]] = {
-    EVENT: ("title", "excerpt", "description"),
-    VENUE: ("title", "description", "address", "city", "province", "state", "stateprovince"),
-    ORGANIZER: ("title", "description"),
-    CATEGORY_TAXONOMY: ("name", "slug"),
-    TAG_TAXONOMY: ("name", "slug"),
-}
-"""Translated columns a ``search`` looks at (the translated subset of each collection's own)."""
-
 
 # --- reading ---------------------------------------------------------------------------------
 
@@ -182,6 +173,14 @@ SlugTaken = Callable[[str], Awaitable[bool]]
 """Whether another item of the collection uses a slug in the default language."""
 
 
+class SlugInUse(Exception):
+    """A slug asked for explicitly belongs to another item (when numbering is not wanted)."""
+
+    def __init__(self, slug: str) -> None:
+        super().__init__(slug)
+        self.slug = slug
+
+
 async def unique_slug(
     conn: Connection,
     *,
@@ -190,15 +189,19 @@ async def unique_slug(
     language: str,
     wanted: str,
     taken_by_default: SlugTaken,
+    number_when_taken: bool = True,
 ) -> str:
     """``wanted`` or the first free ``wanted-N`` among the collection's slugs in ``language``
-    and its default slugs (a translated slug must not hide another item's own slug)."""
+    and its default slugs (a translated slug must not hide another item's own slug); with
+    ``number_when_taken`` false, a taken slug raises :class:`SlugInUse`."""
     await conn.lock(f"translated-slug:{kind}:{language}")
     candidate, number = wanted, 1
     while True:
         owners = await ids_by_slug(conn, kind, language, candidate)
         if not any(owner != item_id for owner in owners) and not await taken_by_default(candidate):
             return candidate
+        if not number_when_taken:
+            raise SlugInUse(candidate)
         number += 1
         candidate = numbered(wanted, number)
 
@@ -266,19 +269,23 @@ async def translate_item(
     explicit_slug: str | None,
     taken_by_default: SlugTaken,
     derive_slug: bool = True,
+    number_explicit_slug: bool = True,
 ) -> None:
     """Write a translation of an existing item.
 
     ``values`` are the translated columns sent (``slug`` excluded). ``explicit_slug`` is the
-    slug sent with the translation (``""`` removes it); without one, a translated name gives the
-    item a translated slug once (later name changes keep it, as default slugs are kept), unless
-    it would equal the default slug.
+    slug sent with the translation (``""`` removes it; a taken one is numbered, or raises
+    :class:`SlugInUse` without ``number_explicit_slug``). Without one, a translated name gives
+    the item a translated slug once (later name changes keep it, as default slugs are kept),
+    unless it would equal the default slug.
     """
     item_id = int(row["id"])
     fields = dict(values)
+    numbering = True
     if "slug" in FIELDS[kind]:
         slug: str | None = None
         if explicit_slug is not None:
+            numbering = number_explicit_slug
             slug = sanitize_slug(explicit_slug)
             if not slug:
                 fields["slug"] = ""
@@ -298,6 +305,7 @@ async def translate_item(
                 language=language,
                 wanted=slug,
                 taken_by_default=taken_by_default,
+                number_when_taken=numbering,
             )
     await store(conn, kind, item_id, language, fields)
 
@@ -310,21 +318,3 @@ def split(
     shared = {k: v for k, v in data.items() if k not in columns}
     translated = {columns[k]: v for k, v in data.items() if k in columns}
     return shared, translated
-
-
-def search_match(
-    kind: str, id_column: sa.ColumnElement[Any], patterns: Sequence[str]
-) -> sa.ColumnElement[bool]:
-    """An item with a translation in ``:search_language`` whose searched field matches every
-    bound pattern in ``patterns`` (one field holding all of them)."""
-    inner = sa.and_(
-        translation.c.item_id == id_column,
-        translation.c.kind == kind,
-        translation.c.language == sa.bindparam("search_language", type_=sa.String),
-        in_constants(translation.c.field, SEARCHED[kind]),
-        *(
-            translation.c.value.ilike(sa.bindparam(name, type_=sa.String), escape="\\")
-            for name in patterns
-        ),
-    )
-    return sa.exists().where(inner)

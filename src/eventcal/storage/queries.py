@@ -16,7 +16,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from eventcal.storage.db import Connection, Row, in_values
+from eventcal.storage.db import Connection, Row, in_constants, in_values
 from eventcal.storage.tables import (
     UtcDateTime,
     app_password,
@@ -28,6 +28,7 @@ from eventcal.storage.tables import (
     organizer,
     post,
     term,
+    translation,
     venue,
 )
 
@@ -167,6 +168,8 @@ class EventListFilter:
     ends_after: datetime | None = None
     search_words: tuple[str, ...] = ()
     excluded_words: tuple[str, ...] = ()
+    search_language: str | None = None
+    """Search words also match this language's text (a language other than the default)."""
     category_ids: tuple[int, ...] | None = None
     tag_ids: tuple[int, ...] | None = None
     venue_ids: tuple[int, ...] | None = None
@@ -192,6 +195,7 @@ class EventListFilter:
             self.ends_after is not None,
             len(self.search_words),
             len(self.excluded_words),
+            self.search_language is not None and bool(self.search_words or self.excluded_words),
             self.category_ids is not None,
             self.tag_ids is not None,
             self.venue_ids is not None,
@@ -222,6 +226,7 @@ class EventListFilter:
             "include": list(self.include or ()),
             "parent_id": self.parent_id,
             "ticketed": self.ticketed,
+            "search_language": self.search_language,
         }
         for i, word in enumerate(self.search_words):
             values[f"word{i}"] = like_pattern(word)
@@ -262,13 +267,35 @@ def _bounding_box(lat: float, lng: float, radius_km: float) -> dict[str, float]:
     }
 
 
-def _word_match(name: str) -> sa.ColumnElement[bool]:
-    pattern = sa.bindparam(name, type_=sa.String)
-    return sa.or_(
-        event.c.title.ilike(pattern, escape="\\"),
-        event.c.excerpt.ilike(pattern, escape="\\"),
-        event.c.description.ilike(pattern, escape="\\"),
+def translated_match(
+    kind: str | sa.ColumnElement[Any],
+    id_column: sa.ColumnElement[Any],
+    fields: Sequence[str],
+    patterns: Sequence[str],
+) -> sa.ColumnElement[bool]:
+    """The item has a translation in ``:search_language`` where one of ``fields`` matches every
+    LIKE pattern bound as ``patterns`` (``search`` in a language other than the default)."""
+    return sa.exists().where(
+        translation.c.item_id == id_column,
+        translation.c.kind == (sa.literal(kind) if isinstance(kind, str) else kind),
+        translation.c.language == sa.bindparam("search_language", type_=sa.String),
+        in_constants(translation.c.field, fields),
+        *(
+            translation.c.value.ilike(sa.bindparam(name, type_=sa.String), escape="\\")
+            for name in patterns
+        ),
     )
+
+
+EVENT_SEARCH_FIELDS = ("title", "excerpt", "description")
+
+
+def _word_match(name: str, translated: bool) -> sa.ColumnElement[bool]:
+    pattern = sa.bindparam(name, type_=sa.String)
+    match = sa.or_(*(event.c[f].ilike(pattern, escape="\\") for f in EVENT_SEARCH_FIELDS))
+    if translated:
+        match = sa.or_(match, translated_match("event", event.c.id, EVENT_SEARCH_FIELDS, [name]))
+    return match
 
 
 def _event_where(shape: tuple[Any, ...]) -> list[sa.ColumnElement[bool]]:
@@ -282,6 +309,7 @@ def _event_where(shape: tuple[Any, ...]) -> list[sa.ColumnElement[bool]]:
         ends_after,
         n_words,
         n_excluded,
+        translated,
         categories,
         tags,
         venues,
@@ -316,8 +344,8 @@ def _event_where(shape: tuple[Any, ...]) -> list[sa.ColumnElement[bool]]:
         where.append(event.c.end_at < sa.bindparam("ends_before", type_=UtcDateTime))
     if ends_after:
         where.append(event.c.end_at > sa.bindparam("ends_after", type_=UtcDateTime))
-    where.extend(_word_match(f"word{i}") for i in range(n_words))
-    where.extend(sa.not_(_word_match(f"notword{i}")) for i in range(n_excluded))
+    where.extend(_word_match(f"word{i}", translated) for i in range(n_words))
+    where.extend(sa.not_(_word_match(f"notword{i}", translated)) for i in range(n_excluded))
     for enabled, name in ((categories, "category_ids"), (tags, "tag_ids")):
         if enabled:
             link = event_term.alias()
