@@ -7,7 +7,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 WORKERS ?= 1
 
-.PHONY: serve test lint typecheck unit bench clean lock
+.PHONY: serve test lint typecheck unit bench clean lock messages
 
 $(STAMP): pyproject.toml requirements/lock.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -36,6 +36,10 @@ unit: $(STAMP)
 ## Benchmark (not part of `make test`): see bench/README.md
 bench: $(STAMP)
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
+## Bring the message catalogs (src/eventcal/i18n/locales/*/LC_MESSAGES/eventcal.po) up to date with the source
+messages: $(STAMP)
+	$(BIN)/python -c 'from eventcal.i18n.catalogs import main; main()'
 
 ## Re-pin every dependency after changing pyproject.toml
 lock:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from eventcal.i18n import N_
+
 
 class ConfigError(Exception):
     """A setting has a value the service cannot run with."""
@@ -69,7 +71,7 @@ class ParamError:
 
     def __init__(
         self,
-        message: str = "Invalid parameter.",
+        message: str = N_("Invalid parameter."),
         detail: Mapping[str, Any] | None = None,
         **message_args: Any,
     ) -> None:
@@ -82,7 +84,7 @@ class InvalidParams(ApiError):
     """400 ``rest_invalid_param``: ``data.params`` maps each failing name to its message."""
 
     def __init__(self, params: Mapping[str, ParamError]) -> None:
-        super().__init__("rest_invalid_param", "Invalid parameter(s): {names}", 400)
+        super().__init__("rest_invalid_param", N_("Invalid parameter(s): {names}"), 400)
         self.params = dict(params)
 
 
@@ -90,10 +92,12 @@ class MissingParams(ApiError):
     """400 ``rest_missing_callback_param``: required parameters absent or null."""
 
     def __init__(self, names: Sequence[str]) -> None:
-        super().__init__("rest_missing_callback_param", "Missing parameter(s): {names}", 400)
+        super().__init__("rest_missing_callback_param", N_("Missing parameter(s): {names}"), 400)
         self.names = list(names)
 
 
-def invalid(name: str, message: str = "Invalid parameter.", **message_args: Any) -> InvalidParams:
+def invalid(
+    name: str, message: str = N_("Invalid parameter."), **message_args: Any
+) -> InvalidParams:
     """Shorthand for a single invalid parameter raised by a service."""
     return InvalidParams({name: ParamError(message, **message_args)})

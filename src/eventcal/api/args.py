@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from eventcal.errors import InvalidParams, MissingParams, ParamError
+from eventcal.i18n import N_
 
 if TYPE_CHECKING:
     from eventcal.api.request import RequestState
@@ -30,7 +31,7 @@ class Invalid(Exception):
 
     def __init__(
         self,
-        message: str = "Invalid parameter.",
+        message: str = N_("Invalid parameter."),
         detail: Mapping[str, Any] | None = None,
         **args: Any,
     ) -> None:

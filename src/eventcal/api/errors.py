@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from eventcal.errors import ApiError, InvalidParams, MissingParams
-from eventcal.i18n import translate
+from eventcal.i18n import N_, translate
 
 
 def no_route() -> ApiError:
@@ -36,9 +36,11 @@ def error_body(error: ApiError, language: str = "en") -> dict[str, Any]:
     return body
 
 
-def internal_error_body() -> dict[str, Any]:
+def internal_error_body(language: str = "en") -> dict[str, Any]:
     return {
         "code": "internal_server_error",
-        "message": "The server could not complete the request. The error was logged.",
+        "message": translate(
+            N_("The server could not complete the request. The error was logged."), language
+        ),
         "data": {"status": 500},
     }

@@ -235,7 +235,7 @@ async def list_events(state: RequestState, params: Params) -> Reply:
         context_edit=state.context_edit,
     )
     page = await event_service.list_events(state.call, query)
-    return archive_reply(page, "events", f"{state.urls.rest}/events/")
+    return archive_reply(page, "events", state)
 
 
 def raise_invalid(name: str, message: str, **args: Any) -> None:

@@ -123,7 +123,7 @@ def routes(
             context_edit=state.context_edit,
         )
         page = await linked_posts.list_items(state.call, kind, query)
-        return archive_reply(page, plural, f"{state.urls.rest}/{plural}/")
+        return archive_reply(page, plural, state)
 
     async def create_item(state: RequestState, params: Params) -> Reply:
         _require(state.actor, can_write(state.actor))

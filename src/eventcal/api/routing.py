@@ -265,7 +265,9 @@ class Router:
             )
         except Exception:
             log.exception("unhandled error on %s %s", request.method, request.url.path)
-            return _json_response(internal_error_body(), 500, {})
+            return _json_response(
+                internal_error_body(negotiated.language), 500, negotiated.headers()
+            )
         response.headers.update(negotiated.headers())
         return response
 

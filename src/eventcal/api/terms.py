@@ -16,6 +16,7 @@ from eventcal.api.args import (
     non_empty_string,
     positive_int,
 )
+from eventcal.api.pagination import link_params
 from eventcal.api.request import RequestState
 from eventcal.api.routing import Endpoint, Reply, Route
 from eventcal.errors import ApiError, invalid
@@ -226,7 +227,7 @@ def routes(taxonomy: Taxonomy, label: str) -> list[Route]:
             link_params=link,
         )
         page = await taxonomies.list_terms(state.call, taxonomy, query)
-        return term_archive_reply(page, plural, f"{state.urls.rest}/{plural}/")
+        return term_archive_reply(page, plural, state)
 
     async def create(state: RequestState, params: Params) -> Reply:
         require(state)
@@ -327,16 +328,19 @@ def _link_value(value: Any) -> str:
     return str(value)
 
 
-def term_archive_reply(page: Page, key: str, base_url: str) -> Reply:
+def term_archive_reply(page: Page, key: str, state: RequestState) -> Reply:
     """The term archive body: its own key order; a page past the end is an empty 200."""
     from urllib.parse import urlencode
+
+    base_url = f"{state.urls.rest}/{key}/"
 
     def url(params: list[tuple[str, str]]) -> str:
         return f"{base_url}?{urlencode(params)}" if params else base_url
 
-    without_page = [(k, v) for k, v in page.link_params if k != "page"]
+    params = link_params(page, state)
+    without_page = [(k, v) for k, v in params if k != "page"]
     body: dict[str, Any] = {
-        "rest_url": url(page.link_params),
+        "rest_url": url(params),
         "total": page.total,
         "total_pages": page.total_pages,
         key: page.items,

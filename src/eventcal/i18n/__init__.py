@@ -1,30 +1,37 @@
-"""Message translation (gettext catalogs in ``i18n/locales/<lang>/LC_MESSAGES/eventcal.mo``).
+"""Languages: negotiation, and message translation with gettext catalogs.
 
-Error messages are message ids with named placeholders; they are translated when a response is
-built, in the request's language, and formatted after translation.
+Error messages are message ids (English) with named placeholders; they are translated when a
+response is built, in the request's language, and formatted after translation. The catalogs are
+``locales/<lang>/LC_MESSAGES/eventcal.po`` (see :mod:`eventcal.i18n.catalogs`).
 """
 
 from __future__ import annotations
 
-import gettext
 from functools import cache
-from pathlib import Path
 from typing import Any
+
+from eventcal.i18n import catalogs
 
 LANGUAGES = ("en", "de", "es")
 """The languages of content and messages (``translation_language``)."""
-LOCALES = Path(__file__).parent / "locales"
-DOMAIN = "eventcal"
+
+
+def N_(message: str) -> str:  # noqa: N802 (the gettext convention)
+    """Mark a message id for the catalogs where it is defined; it is translated when a
+    response is built (``translate``)."""
+    return message
 
 
 @cache
-def _catalog(language: str) -> gettext.NullTranslations:
-    return gettext.translation(DOMAIN, LOCALES, languages=[language], fallback=True)
+def _catalog(language: str) -> dict[str, str]:
+    return catalogs.load(language)
 
 
 def translate(message: str, language: str = "en", **args: Any) -> str:
     """The message in ``language`` (English when no translation exists), formatted with args."""
-    text = _catalog(language).gettext(message) if language != "en" else message
+    text = message
+    if language != catalogs.SOURCE_LANGUAGE:
+        text = _catalog(language).get(message, message)
     if not args:
         return text
     try:

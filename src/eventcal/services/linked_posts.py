@@ -16,6 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from eventcal.errors import ApiError, Forbidden, NotFound
+from eventcal.i18n import N_
 from eventcal.services import posts, translations
 from eventcal.services.context import Call
 from eventcal.services.pagination import Page
@@ -43,6 +44,10 @@ class LinkedKind:
     collection: str
     translated: Mapping[str, str]
     """API fields that have a text per language → their columns."""
+    # Error messages naming the kind (one per kind, so that each translates on its own).
+    not_accessible_message: str
+    no_archive_page_message: str
+    not_created_inline_message: str
     present: Presenter
     links_from_events: sa.Select[Any]
     """Ids of items linked to the events in ``:ids`` with statuses in ``:statuses``."""
@@ -93,6 +98,9 @@ VENUE = LinkedKind(
         "state": "state",
         "stateprovince": "stateprovince",
     },
+    not_accessible_message=N_("The requested venue is not accessible"),
+    no_archive_page_message=N_("The requested venue archive page does not exist"),
+    not_created_inline_message=N_("The venue could not be created from the provided data"),
     present=venue_json,
     links_from_events=sa.select(event.c.venue_id.label("item_id")).where(
         in_values(event.c.id, "ids"), event.c.venue_id.is_not(None)
@@ -106,6 +114,9 @@ ORGANIZER = LinkedKind(
     search_columns=("title", "description", "excerpt", "phone", "email", "website"),
     collection="organizers",
     translated={"organizer": "title", "description": "description"},
+    not_accessible_message=N_("The requested organizer is not accessible"),
+    no_archive_page_message=N_("The requested organizer archive page does not exist"),
+    not_created_inline_message=N_("The organizer could not be created from the provided data"),
     present=organizer_json,
     links_from_events=sa.select(event_organizer.c.organizer_id.label("item_id")).where(
         in_values(event_organizer.c.event_id, "ids")
@@ -116,7 +127,7 @@ KINDS = {"venue": VENUE, "organizer": ORGANIZER}
 
 
 def not_accessible(kind: LinkedKind) -> Forbidden:
-    return Forbidden(f"{kind.name}-not-accessible", f"The requested {kind.name} is not accessible")
+    return Forbidden(f"{kind.name}-not-accessible", kind.not_accessible_message)
 
 
 # --- presenting ------------------------------------------------------------------------------
@@ -377,7 +388,7 @@ async def list_items(call: Call, kind: LinkedKind, query: LinkedListQuery) -> Pa
     if not page.items and page.page > 1:
         raise NotFound(
             f"{kind.name}-archive-page-not-found",
-            f"The requested {kind.name} archive page does not exist",
+            kind.no_archive_page_message,
         )
     return page
 
@@ -577,7 +588,7 @@ async def create_inline(call: Call, kind: LinkedKind, fields: Mapping[str, Any])
     if not str(fields.get(kind.name_field) or "").strip():
         raise ApiError(
             f"could-not-create-{kind.name}",
-            f"The {kind.name} could not be created from the provided data",
+            kind.not_created_inline_message,
             400,
         )
     item_id, new = await create(call, kind, fields)

@@ -16,6 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from eventcal.errors import ApiError, Forbidden, Gone
+from eventcal.i18n import N_
 from eventcal.services import translations
 from eventcal.services.permissions import (
     Actor,
@@ -303,7 +304,7 @@ async def insert(
         except UniqueViolation:
             if not unique:
                 raise
-    raise ApiError(f"could-not-create-{kind.name}", f"The {kind.name} could not be created", 500)
+    raise ApiError(f"could-not-create-{kind.name}", _NOT_CREATED[kind.name], 500)
 
 
 async def update(
@@ -333,11 +334,29 @@ async def update(
         except UniqueViolation:
             if wanted_slug is None:
                 raise
-    raise ApiError(f"could-not-update-{kind.name}", f"The {kind.name} could not be updated", 400)
+    raise ApiError(f"could-not-update-{kind.name}", _NOT_UPDATED[kind.name], 400)
 
 
 def already_trashed(kind: PostKind) -> Gone:
-    return Gone(f"{kind.name}-is-in-trash", f"The {kind.name} is already trashed")
+    return Gone(f"{kind.name}-is-in-trash", _ALREADY_TRASHED[kind.name])
+
+
+# One message per kind, so that each translates with its own grammar.
+_NOT_CREATED = {
+    "event": N_("The event could not be created"),
+    "venue": N_("The venue could not be created"),
+    "organizer": N_("The organizer could not be created"),
+}
+_NOT_UPDATED = {
+    "event": N_("The event could not be updated"),
+    "venue": N_("The venue could not be updated"),
+    "organizer": N_("The organizer could not be updated"),
+}
+_ALREADY_TRASHED = {
+    "event": N_("The event is already trashed"),
+    "venue": N_("The venue is already trashed"),
+    "organizer": N_("The organizer is already trashed"),
+}
 
 
 async def new_id(conn: Connection, kind: PostKind) -> int:

@@ -13,6 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from eventcal.errors import ApiError, invalid
+from eventcal.i18n import N_
 from eventcal.services import terms as term_service
 from eventcal.services import translations
 from eventcal.services.context import Call, Urls
@@ -44,7 +45,7 @@ CATEGORIES = Taxonomy(
     collection="categories",
     hierarchical=True,
     manage_caps=(Cap.EDIT_POSTS, Cap.MANAGE_CATEGORIES),
-    exists_message="A term with the name provided already exists with this parent.",
+    exists_message=N_("A term with the name provided already exists with this parent."),
     url_base="events/category",
 )
 TAGS = Taxonomy(
@@ -52,7 +53,7 @@ TAGS = Taxonomy(
     collection="tags",
     hierarchical=False,
     manage_caps=(Cap.EDIT_POSTS, Cap.MANAGE_TAGS),
-    exists_message="A term with the name provided already exists in this taxonomy.",
+    exists_message=N_("A term with the name provided already exists in this taxonomy."),
     url_base="tag",
 )
 
