@@ -667,8 +667,9 @@ GERMAN_404 = "Die Veranstaltung mit der ID 999 existiert nicht."
 def test_error_messages_speak_the_request_language(
     api: Api, how: dict[str, Any], language: str, expected: str
 ) -> None:
-    prefix = how.pop("prefix", "")
-    response = api.get(f"{prefix}{NS}/events/999", **how)
+    options = dict(how)
+    prefix = options.pop("prefix", "")
+    response = api.get(f"{prefix}{NS}/events/999", **options)
     assert response.status_code == 404
     body = response.json()
     assert (body["code"], body["message"]) == ("rest-event-not-found", expected)
