@@ -72,6 +72,9 @@ class in_values(ColumnElement[bool]):  # noqa: N801 - reads like a SQL function 
 
     inherit_cache = True
     type = sa.Boolean()
+    # A comparison already: without this, backends without a boolean type get ``(…) = 1``
+    # appended, which hides the IN from SQLite's planner (no index is used).
+    _is_implicitly_boolean = True
 
     def __init__(self, column: ColumnElement[Any], name: str, item_type: Any = None) -> None:
         self.column = column

@@ -180,8 +180,9 @@ event = sa.Table(
     sa.Column("featured", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("ticketed", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("venue_id", sa.Integer, sa.ForeignKey("venue.id"), nullable=True),
-    # The listing: status and hidden flag by equality, then the date window and the order.
-    sa.Index("ix_event_listing", "status", "hide_from_listings", "start_at", "end_at"),
+    # The listing: status and hidden flag by equality, then the listing's order (start, id), so
+    # a page reads only its own rows; the end is there for the window test (and the count).
+    sa.Index("ix_event_listing", "status", "hide_from_listings", "start_at", "id", "end_at"),
     sa.Index(None, "slug"),
     sa.Index(None, "venue_id"),
     sa.Index(None, "parent_id"),
