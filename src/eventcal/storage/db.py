@@ -368,6 +368,7 @@ class SQLiteDatabase(Database):
                 raise DatabaseUnavailable(str(exc)) from exc
             try:
                 yield conn
+                conn.raw.execute(BUMP_DATA_VERSION)
             except BaseException:
                 conn.raw.execute("ROLLBACK")
                 raise
@@ -507,11 +508,22 @@ class PostgresDatabase(Database):
             await tx.start()
             try:
                 yield conn
+                await raw.execute(BUMP_DATA_VERSION)
             except BaseException:
                 await tx.rollback()
                 raise
             else:
                 await tx.commit()
+
+
+BUMP_DATA_VERSION = "UPDATE data_version SET version = version + 1 WHERE id = 1"
+"""Run last in every write transaction (it holds the row's lock only until the commit)."""
+DATA_VERSION = sa.text("SELECT version FROM data_version WHERE id = 1")
+
+
+async def data_version(conn: Connection) -> int:
+    """How many write transactions have committed (only ever grows)."""
+    return int(await conn.scalar(DATA_VERSION) or 0)
 
 
 def create_database(url: str, *, pool_size: int = 10, busy_timeout_ms: int = 10_000) -> Database:

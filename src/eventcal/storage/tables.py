@@ -264,3 +264,13 @@ translation = sa.Table(
         postgresql_where=sa.text("field = 'slug'"),
     ),
 )
+
+data_version = sa.Table(
+    "data_version",
+    metadata,
+    # One row. Every committed write transaction adds 1 (storage.db does it just before COMMIT),
+    # so "has anything changed since version N?" is one read, shared by every process: it keys
+    # response caches and ETags. It only ever grows.
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("version", sa.BigInteger, nullable=False),
+)
