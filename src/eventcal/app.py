@@ -7,18 +7,22 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
+from types import SimpleNamespace
+from typing import Any
 
-from starlette.applications import Starlette
-from starlette.routing import Mount
+import orjson
+from starlette.types import Receive, Scope, Send
 
-from eventcal.api import Services, build_router
+from eventcal import logs
+from eventcal.api import Router, Services, build_router
+from eventcal.api.caching import ResponseCache
 from eventcal.config import Settings, load_settings
 from eventcal.errors import ConfigError
 from eventcal.services import dates as date_service
 from eventcal.services import scheduling
 from eventcal.services.context import Site
 from eventcal.storage import migrate
-from eventcal.storage.db import Database, create_database, sqlite_path
+from eventcal.storage.db import Database, create_database, data_version, sqlite_path
 
 log = logging.getLogger("eventcal")
 
@@ -38,7 +42,7 @@ def create_app(
     *,
     database: Database | None = None,
     clock: Callable[[], datetime] | None = None,
-) -> Starlette:
+) -> App:
     """Build the ASGI app. The database opens in the lifespan, not at import time."""
     settings = settings or load_settings()
     db = database or create_database(
@@ -51,11 +55,12 @@ def create_app(
         site=site_from(settings),
         public_url=settings.public_url,
         clock=clock or (lambda: datetime.now(UTC)),
+        cache=ResponseCache(settings.response_cache_mb * 1024 * 1024),
     )
     router = build_router(services)
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan() -> AsyncIterator[None]:
         if settings.is_sqlite:
             _require_schema(settings)
         await db.startup()
@@ -69,11 +74,86 @@ def create_app(
                 await scheduler
             await db.shutdown()
 
-    app = Starlette(routes=[Mount("", app=router)], lifespan=lifespan)
-    app.state.services = services
-    app.state.settings = settings
-    app.state.router = router
-    return app
+    return App(router, services, settings, lifespan)
+
+
+class App:
+    """The ASGI application: health checks for load balancers, the namespace, the lifespan.
+
+    ``GET /healthz`` answers while the process runs; ``GET /readyz`` also needs the database.
+    """
+
+    def __init__(
+        self,
+        router: Router,
+        services: Services,
+        settings: Settings,
+        lifespan: Callable[[], contextlib.AbstractAsyncContextManager[None]],
+    ) -> None:
+        self.router = router
+        self.lifespan = lifespan
+        self.state = SimpleNamespace(services=services, settings=settings, router=router)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind == "http":
+            path = scope["path"]
+            if path == "/healthz":
+                await _json(send, 200, {"status": "ok"})
+            elif path == "/readyz":
+                await self._ready(send)
+            else:
+                await self.router(scope, receive, send)
+        elif kind == "lifespan":
+            await self._lifespan(receive, send)
+
+    async def _ready(self, send: Send) -> None:
+        database = self.state.services.database
+        try:
+            async with database.read() as conn:
+                version = await data_version(conn)
+        except Exception:
+            log.warning("readiness check: the database is unavailable", exc_info=True)
+            body = {
+                "code": "db_unavailable",
+                "message": "The database is unavailable. Try again shortly.",
+                "data": {"status": 503},
+            }
+            await _json(send, 503, body, {"retry-after": "5"})
+            return
+        await _json(send, 200, {"status": "ready", "data_version": version})
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        message = await receive()
+        if message["type"] != "lifespan.startup":
+            return
+        context = self.lifespan()
+        try:
+            await context.__aenter__()
+        except Exception as exc:
+            log.exception("startup failed")
+            await send({"type": "lifespan.startup.failed", "message": str(exc)})
+            return
+        await send({"type": "lifespan.startup.complete"})
+        message = await receive()
+        try:
+            await context.__aexit__(None, None, None)
+        finally:
+            await send({"type": "lifespan.shutdown.complete"})
+
+
+async def _json(
+    send: Send, status: int, body: dict[str, Any], headers: dict[str, str] | None = None
+) -> None:
+    content = orjson.dumps(body)
+    raw_headers = [
+        (b"content-type", b"application/json; charset=UTF-8"),
+        (b"content-length", str(len(content)).encode()),
+        (b"cache-control", b"no-store"),
+        *((k.encode(), v.encode()) for k, v in (headers or {}).items()),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": raw_headers})
+    await send({"type": "http.response.body", "body": content})
 
 
 async def _publish_scheduled(db: Database, clock: Callable[[], datetime]) -> None:
@@ -98,10 +178,8 @@ def _require_schema(settings: Settings) -> None:
         )
 
 
-def asgi() -> Starlette:
+def asgi() -> App:
     """Entry point for servers (``granian --factory eventcal.app:asgi``)."""
     settings = load_settings()
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s %(message)s"
-    )
+    logs.configure(settings.log_level, access_log=settings.access_log)
     return create_app(settings)

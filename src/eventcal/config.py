@@ -36,6 +36,10 @@ class Settings:
     """PostgreSQL connections per process."""
     sqlite_busy_timeout_ms: int = 10_000
     log_level: str = "INFO"
+    access_log: bool = True
+    """One JSON line per request (logger ``eventcal.access``)."""
+    response_cache_mb: int = 32
+    """Per-process cache of built GET responses (0 turns it off)."""
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -66,6 +70,8 @@ class Settings:
                 raise ConfigError(
                     f"EVENTCAL_PUBLIC_URL must be an absolute http(s) URL, got {self.public_url!r}"
                 )
+        if self.response_cache_mb < 0:
+            raise ConfigError("EVENTCAL_RESPONSE_CACHE_MB must be 0 or more")
         if self.default_language not in LANGUAGES:
             raise ConfigError(f"EVENTCAL_DEFAULT_LANGUAGE must be one of {', '.join(LANGUAGES)}")
         if self.currency_position not in ("prefix", "postfix"):
@@ -99,6 +105,9 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         db_pool_size=_int(source, "EVENTCAL_DB_POOL_SIZE", 10),
         sqlite_busy_timeout_ms=_int(source, "EVENTCAL_SQLITE_BUSY_TIMEOUT_MS", 10_000),
         log_level=(source.get("EVENTCAL_LOG_LEVEL") or "INFO").upper(),
+        access_log=(source.get("EVENTCAL_ACCESS_LOG") or "1").strip().lower()
+        not in ("0", "false", "no", "off"),
+        response_cache_mb=_int(source, "EVENTCAL_RESPONSE_CACHE_MB", 32),
     )
     settings.validate()
     return settings

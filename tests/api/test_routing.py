@@ -118,7 +118,7 @@ def test_other_or_malformed_authorization_is_anonymous(api: Api, header: str) ->
     response = api.get(f"{NS}/events", headers={"Authorization": header})
     assert response.status_code == 200
     assert response.headers["allow"] == "GET"
-    assert "cache-control" not in response.headers
+    assert response.headers["cache-control"] == "public, no-cache"
 
 
 def test_application_passwords_work_with_the_spaces_they_are_shown_with(api: Api) -> None:

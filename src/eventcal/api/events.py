@@ -235,7 +235,22 @@ async def list_events(state: RequestState, params: Params) -> Reply:
         context_edit=state.context_edit,
     )
     page = await event_service.list_events(state.call, query)
-    return archive_reply(page, "events", state)
+    reply = archive_reply(page, "events", state)
+    # A relative date ("now", "+1 week") moves with the clock; the default window moves daily.
+    reply.cacheable = all(
+        date_service.is_absolute(params[name]) for name in DATE_FILTERS if name in params
+    )
+    return reply
+
+
+DATE_FILTERS = (
+    "start_date",
+    "end_date",
+    "starts_before",
+    "starts_after",
+    "ends_before",
+    "ends_after",
+)
 
 
 def raise_invalid(name: str, message: str, **args: Any) -> None:

@@ -123,7 +123,10 @@ def routes(
             context_edit=state.context_edit,
         )
         page = await linked_posts.list_items(state.call, kind, query)
-        return archive_reply(page, plural, state)
+        reply = archive_reply(page, plural, state)
+        # "Upcoming" moves with the clock, not only with the data.
+        reply.cacheable = not query.only_with_upcoming
+        return reply
 
     async def create_item(state: RequestState, params: Params) -> Reply:
         _require(state.actor, can_write(state.actor))

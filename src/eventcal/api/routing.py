@@ -14,6 +14,7 @@ import binascii
 import logging
 import re
 import time
+import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -24,7 +25,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
+from eventcal import logs
 from eventcal.api.args import Arg, Params, parse_args
+from eventcal.api.caching import Built, ResponseCache, entity_tag, none_match
 from eventcal.api.errors import error_body, internal_error_body, no_route
 from eventcal.api.params import (
     BodyError,
@@ -41,9 +44,11 @@ from eventcal.i18n import LANGUAGES, negotiate, normalize_language
 from eventcal.services import users as user_service
 from eventcal.services.context import NAMESPACE, Site, Urls
 from eventcal.services.permissions import ANONYMOUS, Actor
-from eventcal.storage.db import Database, DatabaseUnavailable
+from eventcal.storage.db import Database, DatabaseUnavailable, data_version
+from eventcal.timezones import to_local
 
 log = logging.getLogger("eventcal.api")
+access_log = logging.getLogger(logs.ACCESS)
 
 PREFIX = "/" + NAMESPACE
 LANGUAGE_SEGMENT = re.compile(
@@ -63,6 +68,8 @@ BASE_HEADERS = {
     ),
 }
 ENVELOPE_HEADERS = ("Allow", "X-TEC-Total", "X-TEC-TotalPages", "Location", "Retry-After")
+PUBLIC_CACHE_CONTROL = "public, no-cache"
+"""Anonymous reads: any cache may keep them but must revalidate (``ETag``) before reuse."""
 NO_CACHE_HEADERS = {
     "Expires": "Wed, 11 Jan 1984 05:00:00 GMT",
     "Cache-Control": "no-cache, must-revalidate, max-age=0, no-store, private",
@@ -76,6 +83,9 @@ class Reply:
     body: Any
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
+    cacheable: bool = True
+    """False when the body depends on the present moment beyond the site's date (relative date
+    filters, "upcoming" filters): such responses are not kept in the response cache."""
 
 
 Handler = Callable[[RequestState, Params], Awaitable[Reply]]
@@ -96,6 +106,14 @@ class Endpoint:
     """OpenAPI schema of the success body (a dict, or None for no body)."""
     success_status: int = 200
     writes: bool = False
+    cacheable: bool | None = None
+    """Its GET responses depend only on the request, the data and the site's date, so they may
+    be served from the response cache while the data version is unchanged (default: GET
+    endpoints; a reply can still opt out with ``Reply.cacheable``)."""
+
+    def __post_init__(self) -> None:
+        if self.cacheable is None:
+            object.__setattr__(self, "cacheable", self.methods == ("GET",))
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +178,7 @@ class Services:
     public_url: str | None
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
     max_body_bytes: int = 1_048_576
+    cache: ResponseCache = field(default_factory=lambda: ResponseCache(32 * 1024 * 1024))
 
     _urls: dict[tuple[str, str], Urls] = field(default_factory=dict)
 
@@ -213,16 +232,24 @@ class Router:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
         started = time.perf_counter()
-        response = await self.respond(request)
-        await response(scope, receive, send)
-        if log.isEnabledFor(logging.DEBUG):
-            log.debug(
-                "%s %s %s %.1fms",
-                request.method,
-                request.url.path,
-                response.status_code,
-                (time.perf_counter() - started) * 1000,
-            )
+        rid = _request_id(request.headers.get("x-request-id"))
+        token = logs.request_id.set(rid)
+        try:
+            response = await self.respond(request)
+            response.headers["X-Request-Id"] = rid
+            await response(scope, receive, send)
+            if access_log.isEnabledFor(logging.INFO):
+                access_log.info(
+                    "request",
+                    extra={
+                        "method": request.method,
+                        "path": request.url.path,
+                        "status": response.status_code,
+                        "ms": round((time.perf_counter() - started) * 1000, 2),
+                    },
+                )
+        finally:
+            logs.request_id.reset(token)
 
     async def respond(self, request: Request) -> Response:
         default = self.services.site.default_language
@@ -320,6 +347,10 @@ class Router:
         if endpoint is None:
             del headers["Allow"]
             raise _add_headers(no_route(), headers)
+        reading = method in ("GET", "HEAD")
+        conditional = request.headers.get("if-none-match") if reading else None
+        key: tuple[Any, ...] | None = None
+        version = 0
         try:
             raw = query
             if method in BODY_METHODS:
@@ -328,6 +359,21 @@ class Router:
             database = services.database
             context = database.transaction() if endpoint.writes else database.read()
             async with context as conn:
+                if reading and endpoint.cacheable:
+                    # The version is read before any data, so a body is never older than it.
+                    version = await data_version(conn)
+                    key = (
+                        route.pattern,
+                        path,
+                        request.scope.get("query_string", b""),
+                        negotiated.language,
+                        urls.rest,
+                        actor.user_id,
+                        to_local(now, services.site.zone).date(),
+                    )
+                    cached = services.cache.get(key, version)
+                    if cached is not None:
+                        return _send(cached, conditional, head=head)
                 state = self._state(
                     method=method,
                     path_params=path_params,
@@ -342,7 +388,12 @@ class Router:
                 reply = await endpoint.handler(state, params)
         except ApiError as exc:
             raise _add_headers(exc, headers) from None
-        return self._finish(reply, headers, envelope, query.get("_fields"), head=head)
+        if reading and actor.is_anonymous:
+            headers["Cache-Control"] = PUBLIC_CACHE_CONTROL
+        built = _build(reply, headers, envelope, query.get("_fields"), tagged=reading)
+        if key is not None and reply.cacheable and built.status == 200:
+            services.cache.put(key, version, built)
+        return _send(built, conditional, head=head)
 
     def _state(
         self,
@@ -371,15 +422,7 @@ class Router:
     def _finish(
         self, reply: Reply, headers: dict[str, str], envelope: bool, fields: Any, *, head: bool
     ) -> Response:
-        body = reply.body
-        if fields is not None and 200 <= reply.status < 300:
-            body = filter_fields(body, fields)
-        all_headers = {**headers, **reply.headers}
-        if envelope:
-            envelope_headers = {"Allow": headers.get("Allow", ""), **reply.headers}
-            body = {"body": body, "status": reply.status, "headers": envelope_headers}
-            return _json_response(body, 200, all_headers, head=head)
-        return _json_response(body, reply.status, all_headers, head=head)
+        return _send(_build(reply, headers, envelope, fields, tagged=False), None, head=head)
 
     async def _authenticate(self, request: Request) -> Actor:
         header = request.headers.get("authorization")
@@ -431,6 +474,16 @@ class Router:
         return {}, {}
 
 
+_SAFE_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+
+
+def _request_id(given: str | None) -> str:
+    """The client's ``X-Request-Id`` when it is a plain token (a load balancer's), else new."""
+    if given and _SAFE_REQUEST_ID.match(given):
+        return given
+    return uuid.uuid4().hex
+
+
 def _too_large(limit: int) -> ApiError:
     return BodyTooLarge(
         "rest_request_too_large",
@@ -453,6 +506,44 @@ def _json_response(
     response.headers.update(BASE_HEADERS)
     response.headers["Content-Type"] = JSON_TYPE
     response.headers.update(headers)
+    return response
+
+
+def _build(
+    reply: Reply, headers: dict[str, str], envelope: bool, fields: Any, *, tagged: bool
+) -> Built:
+    """The response of a handler's reply: ``_fields`` and ``_envelope`` applied, JSON encoded,
+    and (for reads that succeeded) its entity tag."""
+    body = reply.body
+    if fields is not None and 200 <= reply.status < 300:
+        body = filter_fields(body, fields)
+    all_headers = {**headers, **reply.headers}
+    status = reply.status
+    if envelope:
+        envelope_headers = {"Allow": headers.get("Allow", ""), **reply.headers}
+        body = {"body": body, "status": reply.status, "headers": envelope_headers}
+        status = 200
+    content = orjson.dumps(body)
+    etag = entity_tag(content) if tagged and 200 <= status < 300 else ""
+    if etag:
+        all_headers["ETag"] = etag
+    return Built(status, all_headers, content, etag)
+
+
+NOT_MODIFIED_HEADERS = ("ETag", "Cache-Control", "Expires", "Vary", "Content-Language")
+
+
+def _send(built: Built, conditional: str | None, *, head: bool) -> Response:
+    """The response for a built body: 304 when ``If-None-Match`` names it."""
+    if built.etag and none_match(conditional, built.etag):
+        kept = {k: v for k, v in built.headers.items() if k in NOT_MODIFIED_HEADERS}
+        response = Response(b"", status_code=304, media_type=None)
+        response.headers.update(kept)
+        return response
+    response = Response(b"" if head else built.body, status_code=built.status, media_type=None)
+    response.headers.update(BASE_HEADERS)
+    response.headers["Content-Type"] = JSON_TYPE
+    response.headers.update(built.headers)
     return response
 
 

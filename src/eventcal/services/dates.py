@@ -71,6 +71,21 @@ def parse_time(value: Any, zone: tzinfo, now: datetime) -> datetime | None:
         return None
 
 
+def is_absolute(value: Any) -> bool:
+    """Whether a date value names a time without reference to the present (a timestamp or an
+    ISO 8601 date): responses built from it do not change as time passes."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float):
+        return True
+    if not isinstance(value, str):
+        return False
+    text = value.strip()
+    if text.isascii() and text.isdigit():
+        return True
+    return bool(_ISO_DATE.match(text) or _ISO_DATETIME.match(text))
+
+
 def _from_timestamp(value: float, zone: tzinfo) -> datetime | None:
     instant = datetime.fromtimestamp(int(value), UTC)
     local = to_local(instant, zone)

@@ -1,0 +1,92 @@
+"""HTTP caching: entity tags, conditional requests, and a per-process cache of built responses.
+
+A GET response is a function of the request (route, path, query, language, caller, the site's
+date) and of the data. The data version (``storage.db.data_version``: committed write
+transactions, shared by every process through the database) says when the data changed, so a
+response built at version N is still right while the version is N. Each process keeps the bodies
+it built, keyed by request and checked against the version read at the start of every request;
+nothing in it is needed by another process, and nothing served from it can be stale.
+
+``ETag`` is a hash of the body, so any change of content changes it; ``If-None-Match`` answers
+304 without building the body when the cache holds it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+
+def entity_tag(body: bytes) -> str:
+    """A strong entity tag of a body."""
+    return '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+
+
+def _opaque(tag: str) -> str:
+    tag = tag.strip()
+    return tag[2:] if tag.startswith("W/") else tag
+
+
+def none_match(header: str | None, etag: str) -> bool:
+    """``If-None-Match`` names the current representation (weak comparison, RFC 9110 13.1.2)."""
+    if not header:
+        return False
+    if header.strip() == "*":
+        return True
+    wanted = _opaque(etag)
+    return any(_opaque(candidate) == wanted for candidate in header.split(","))
+
+
+@dataclass(frozen=True, slots=True)
+class Built:
+    """A response as sent: status, headers and body (without per-request headers)."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+    etag: str
+
+
+@dataclass(slots=True)
+class _Entry:
+    version: int
+    built: Built
+
+
+class ResponseCache:
+    """Built GET responses by request key, valid while the data version they were built at is
+    the current one. Bounded by total body size (least recently used entries go first)."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.size = 0
+        self._entries: OrderedDict[Any, _Entry] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: Any, version: int) -> Built | None:
+        entry = self._entries.get(key)
+        if entry is None or entry.version != version:
+            self.misses += 1
+            return None
+        self._entries.move_to_end(key)
+        self.hits += 1
+        return entry.built
+
+    def put(self, key: Any, version: int, built: Built) -> None:
+        cost = len(built.body) + 512
+        if cost > self.max_bytes // 8:
+            return
+        old = self._entries.pop(key, None)
+        if old is not None:
+            self.size -= len(old.built.body) + 512
+        self._entries[key] = _Entry(version, built)
+        self.size += cost
+        while self.size > self.max_bytes and self._entries:
+            _, dropped = self._entries.popitem(last=False)
+            self.size -= len(dropped.built.body) + 512
+
+    def __len__(self) -> int:
+        return len(self._entries)

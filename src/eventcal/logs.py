@@ -1,0 +1,62 @@
+"""Structured logs: one JSON object per line, each carrying the request id of the request that
+logged it (a context variable set by the router)."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import traceback
+from contextvars import ContextVar
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+request_id: ContextVar[str] = ContextVar("request_id", default="")
+
+ACCESS = "eventcal.access"
+"""The logger of the one line per request."""
+
+_RESERVED = frozenset(vars(logging.makeLogRecord({})))
+_make_record = logging.getLogRecordFactory()
+
+
+def _record_with_request_id(*args: Any, **kwargs: Any) -> logging.LogRecord:
+    """Every record remembers the request it was logged in (formatting may happen later)."""
+    record = _make_record(*args, **kwargs)
+    record.request_id = request_id.get()
+    return record
+
+
+logging.setLogRecordFactory(_record_with_request_id)
+
+
+class JsonFormatter(logging.Formatter):
+    """``{"ts", "level", "logger", "message", "request_id", ...extra fields, "exception"}``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        data: dict[str, Any] = {
+            "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        rid = getattr(record, "request_id", "")
+        if rid:
+            data["request_id"] = rid
+        for key, value in vars(record).items():
+            if key not in _RESERVED and key not in data:
+                data[key] = value
+        if record.exc_info:
+            data["exception"] = "".join(traceback.format_exception(*record.exc_info))
+        return orjson.dumps(data, default=str).decode()
+
+
+def configure(level: str, *, access_log: bool = True) -> None:
+    """JSON lines on standard error for the ``eventcal`` loggers (and granian's)."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    logging.getLogger(ACCESS).setLevel(logging.INFO if access_log else logging.WARNING)
