@@ -22,7 +22,13 @@ from eventcal.services import dates as date_service
 from eventcal.services import scheduling
 from eventcal.services.context import Site
 from eventcal.storage import migrate
-from eventcal.storage.db import Database, create_database, data_version, sqlite_path
+from eventcal.storage.db import (
+    Database,
+    DatabaseUnavailable,
+    create_database,
+    data_version,
+    sqlite_path,
+)
 
 log = logging.getLogger("eventcal")
 
@@ -63,7 +69,14 @@ def create_app(
     async def lifespan() -> AsyncIterator[None]:
         if settings.is_sqlite:
             _require_schema(settings)
-        await db.startup()
+            await db.startup()
+        else:
+            # A database server that is down must not keep the process from starting: it
+            # answers 503 (and /readyz says not ready) until the server is back.
+            try:
+                await db.startup()
+            except DatabaseUnavailable:
+                log.warning("the database is unavailable at startup; retrying on demand")
         date_service.warm_up()
         scheduler = asyncio.create_task(_publish_scheduled(db, services.clock))
         try:

@@ -135,7 +135,7 @@ def test_the_default_window_moves_with_the_date(api: Api, clock: Clock) -> None:
     assert titles(api.get(f"{NS}/events")) == []
 
 
-def test_writes_and_errors_are_not_tagged(api: Api) -> None:
+def test_writes_are_tagged_with_the_revision_and_errors_not_at_all(api: Api) -> None:
     response = api.post(f"{NS}/events", json={"title": "X", **EVENT})
-    assert "etag" not in response.headers
+    assert response.headers["etag"].startswith('"r1-')
     assert "etag" not in api.get(f"{NS}/events/999").headers

@@ -8,37 +8,58 @@ import logging
 from dataclasses import replace
 
 import pytest
+from starlette.testclient import TestClient
 
 from eventcal.api.args import Params
 from eventcal.api.request import RequestState
 from eventcal.api.routing import Reply, Route
+from eventcal.app import create_app
+from eventcal.config import Settings
 from eventcal.logs import ACCESS, JsonFormatter
 from tests.conftest import NS, Api
 
 
-def test_liveness_needs_nothing_and_readiness_needs_the_database(api: Api) -> None:
+def test_liveness_and_readiness(api: Api) -> None:
     assert api.get("/healthz").json() == {"status": "ok"}
     ready = api.get("/readyz")
     assert ready.status_code == 200
     assert ready.json()["status"] == "ready"
+
+
+def _assert_database_down(client: TestClient) -> None:
+    assert client.get("/healthz").status_code == 200
+    down = client.get("/readyz")
+    assert down.status_code == 503
+    assert down.json() == {
+        "code": "db_unavailable",
+        "message": "The database is unavailable. Try again shortly.",
+        "data": {"status": 503},
+    }
+    assert down.headers["retry-after"] == "5"
+    failed = client.get(f"{NS}/events")
+    assert failed.status_code == 503
+    assert failed.json()["code"] == "db_unavailable"
+    assert failed.headers["retry-after"] == "5"
+
+
+def test_a_closed_database_is_503_until_it_is_open_again(api: Api) -> None:
+    if api.database.dialect_name != "sqlite":
+        pytest.skip("a PostgreSQL pool reopens by itself: see the unreachable-server test")
     api.run(api.database.shutdown)
     try:
-        assert api.get("/healthz").status_code == 200
-        down = api.get("/readyz")
-        assert down.status_code == 503
-        assert down.json() == {
-            "code": "db_unavailable",
-            "message": "The database is unavailable. Try again shortly.",
-            "data": {"status": 503},
-        }
-        assert down.headers["retry-after"] == "5"
-        failed = api.get(f"{NS}/events")
-        assert failed.status_code == 503
-        assert failed.json()["code"] == "db_unavailable"
+        _assert_database_down(api.client)
     finally:
         api.run(api.database.startup)
     assert api.get("/readyz").status_code == 200
     assert api.get(f"{NS}/events").status_code == 200
+
+
+def test_an_unreachable_database_server_does_not_stop_the_process(settings: Settings) -> None:
+    if settings.is_sqlite:
+        pytest.skip("PostgreSQL only")
+    unreachable = replace(settings, database_url="postgresql://postgres@127.0.0.1:9/nothing")
+    with TestClient(create_app(unreachable), base_url="http://127.0.0.1") as client:
+        _assert_database_down(client)
 
 
 @pytest.mark.parametrize(

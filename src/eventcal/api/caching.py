@@ -19,9 +19,30 @@ from dataclasses import dataclass
 from typing import Any
 
 
-def entity_tag(body: bytes) -> str:
-    """A strong entity tag of a body."""
-    return '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+def entity_tag(body: bytes, revision: int | None = None) -> str:
+    """A strong entity tag of a body; for one item's body it starts with the item's revision
+    (``"r7-…"``), which ``If-Match`` compares."""
+    digest = hashlib.blake2b(body, digest_size=12).hexdigest()
+    return f'"r{revision}-{digest}"' if revision is not None else f'"{digest}"'
+
+
+def matches_revision(header: str, revision: int) -> bool:
+    """``If-Match``: ``*``, or a tag of ours naming the item's current revision.
+
+    The comparison looks at the item's own revision only: a change of something the item
+    embeds (a venue's name, a term's count) does not make a write fail. Weak tags never match
+    (RFC 9110 13.1.1).
+    """
+    if header.strip() == "*":
+        return True
+    for candidate in header.split(","):
+        tag = candidate.strip()
+        if not (tag.startswith('"r') and tag.endswith('"')):
+            continue
+        number, _, _ = tag[2:-1].partition("-")
+        if number.isascii() and number.isdigit() and int(number) == revision:
+            return True
+    return False
 
 
 def _opaque(tag: str) -> str:

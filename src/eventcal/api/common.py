@@ -19,6 +19,7 @@ from eventcal.api.args import (
     string,
     type_error,
 )
+from eventcal.api.caching import matches_revision
 from eventcal.api.request import RequestState
 from eventcal.errors import ApiError, InvalidParams, MissingParams
 from eventcal.i18n import LANGUAGES, normalize_language
@@ -33,6 +34,7 @@ from eventcal.services.media import ImageRef
 from eventcal.services.pagination import clamp_per_page
 from eventcal.services.permissions import Actor
 from eventcal.services.terms import TermValue, split_term_values
+from eventcal.storage.db import Row
 from eventcal.timezones import canonical_timezone_name
 
 POST_STATUSES = ("publish", "future", "draft", "pending", "private", "trash")
@@ -66,6 +68,19 @@ def translatable(parse: Parser, *, create: bool) -> Parser:
         return parse(value, state)
 
     return parse_translatable
+
+
+def require_unchanged(state: RequestState, row: Row) -> None:
+    """``If-Match``: a write applies only to the revision the client read; otherwise 412 and
+    nothing changes. Checked after the permission checks, before anything is written."""
+    header = state.if_match
+    if header is not None and not matches_revision(header, int(row["revision"])):
+        raise ApiError(
+            "rest_precondition_failed",
+            "The item has changed since it was read: read it again and reapply the change.",
+            412,
+            data={"revision": int(row["revision"])},
+        )
 
 
 TRANSLATION_LANGUAGE = Arg(

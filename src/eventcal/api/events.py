@@ -434,7 +434,9 @@ async def create_event(state: RequestState, params: Params) -> Reply:
     if not can_write(state.actor):
         raise common.forbidden(state.actor)
     body = await event_service.create_event(state.call, event_input(params))
-    return Reply(body, 201)
+    reply = await _written(state, int(body["id"]), body)
+    reply.status = 201
+    return reply
 
 
 # --- single event ----------------------------------------------------------------------------
@@ -453,7 +455,12 @@ async def get_event(state: RequestState, params: Params) -> Reply:
     body = await event_service.read_event(
         state.call, row, password=params.get("password"), context_edit=state.context_edit
     )
-    return Reply(body)
+    return Reply(body, revision=int(row["revision"]))
+
+
+async def _written(state: RequestState, event_id: int, body: Any) -> Reply:
+    """The reply to a write of one event: its body, tagged with its new revision."""
+    return Reply(body, revision=await posts.revision(state.conn, event_service.KIND, event_id))
 
 
 async def _editable(state: RequestState, event_id: int, *, for_delete: bool) -> Any:
@@ -466,19 +473,22 @@ async def _editable(state: RequestState, event_id: int, *, for_delete: bool) -> 
     allowed = posts.may_delete(actor, row) if for_delete else posts.may_edit(actor, row)
     if not allowed:
         raise common.forbidden(actor)
+    common.require_unchanged(state, row)
     return row
 
 
 async def update_event(state: RequestState, params: Params) -> Reply:
     """Update an event: only the fields sent change (POST, PUT and PATCH are the same)."""
     row = await _editable(state, _id(state), for_delete=False)
-    return Reply(await event_service.update_event(state.call, row, event_input(params)))
+    body = await event_service.update_event(state.call, row, event_input(params))
+    return await _written(state, int(row["id"]), body)
 
 
 async def delete_event(state: RequestState, params: Params) -> Reply:
     """Move an event to the trash (410 if it is already there)."""
     row = await _editable(state, _id(state), for_delete=True)
-    return Reply(await event_service.trash_event(state.call, row))
+    body = await event_service.trash_event(state.call, row)
+    return await _written(state, int(row["id"]), body)
 
 
 # --- by slug ---------------------------------------------------------------------------------
@@ -497,7 +507,7 @@ async def get_event_by_slug(state: RequestState, params: Params) -> Reply:
     body = await event_service.read_event(
         state.call, row, password=params.get("password"), context_edit=state.context_edit
     )
-    return Reply(body)
+    return Reply(body, revision=int(row["revision"]))
 
 
 async def update_event_by_slug(state: RequestState, params: Params) -> Reply:
@@ -508,14 +518,16 @@ async def update_event_by_slug(state: RequestState, params: Params) -> Reply:
             raise common.forbidden(state.actor)
         raise NotFound("rest-event-not-found", "Event with ID {id} does not exist.", id=0)
     row = await _editable(state, event_id, for_delete=False)
-    return Reply(await event_service.update_event(state.call, row, event_input(params)))
+    body = await event_service.update_event(state.call, row, event_input(params))
+    return await _written(state, event_id, body)
 
 
 async def delete_event_by_slug(state: RequestState, params: Params) -> Reply:
     """Trash an event found by slug (same permission checks as by id: DEVIATIONS #2)."""
     event_id = await _path_slug_id(state)
     row = await _editable(state, event_id, for_delete=True)
-    return Reply(await event_service.trash_event(state.call, row))
+    body = await event_service.trash_event(state.call, row)
+    return await _written(state, event_id, body)
 
 
 def routes() -> list[Route]:

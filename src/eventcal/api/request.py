@@ -25,6 +25,8 @@ class RequestState:
     conn: Connection
     language: str = "en"
     headers: dict[str, str] = field(default_factory=dict)
+    if_match: str | None = None
+    """The ``If-Match`` header of a write: it applies only to the revision named there."""
 
     @property
     def call(self) -> Call:

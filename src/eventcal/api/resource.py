@@ -131,7 +131,15 @@ def routes(
     async def create_item(state: RequestState, params: Params) -> Reply:
         _require(state.actor, can_write(state.actor))
         fields = fields_sent(params, field_names)
-        return Reply(await linked_posts.create_and_present(state.call, kind, fields), 201)
+        body = await linked_posts.create_and_present(state.call, kind, fields)
+        reply = await written(state, body)
+        reply.status = 201
+        return reply
+
+    async def written(state: RequestState, body: dict[str, Any]) -> Reply:
+        """The reply to a write of one item: its body, tagged with its new revision."""
+        item_id = int(body["id"])
+        return Reply(body, revision=await posts.revision(state.conn, kind.post, item_id))
 
     async def read(state: RequestState, params: Params, row: Row) -> Reply:
         body = await linked_posts.read(
@@ -141,16 +149,18 @@ def routes(
             password=params.get("password"),
             context_edit=state.context_edit,
         )
-        return Reply(body)
+        return Reply(body, revision=int(row["revision"]))
 
     async def update(state: RequestState, params: Params, row: Row) -> Reply:
         _require(state.actor, posts.may_edit(state.actor, row))
+        common.require_unchanged(state, row)
         fields = fields_sent(params, field_names)
-        return Reply(await linked_posts.update(state.call, kind, row, fields))
+        return await written(state, await linked_posts.update(state.call, kind, row, fields))
 
     async def delete(state: RequestState, params: Params, row: Row) -> Reply:
         _require(state.actor, posts.may_delete(state.actor, row))
-        return Reply(await linked_posts.trash(state.call, kind, row))
+        common.require_unchanged(state, row)
+        return await written(state, await linked_posts.trash(state.call, kind, row))
 
     async def get_by_id(state: RequestState, params: Params) -> Reply:
         return await read(state, params, await _by_id(state, kind))

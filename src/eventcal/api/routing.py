@@ -22,7 +22,6 @@ from typing import Any
 
 import orjson
 from starlette.requests import Request
-from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from eventcal import logs
@@ -86,6 +85,8 @@ class Reply:
     cacheable: bool = True
     """False when the body depends on the present moment beyond the site's date (relative date
     filters, "upcoming" filters): such responses are not kept in the response cache."""
+    revision: int | None = None
+    """The revision of the one item the body shows (its ``ETag`` then names it: If-Match)."""
 
 
 Handler = Callable[[RequestState, Params], Awaitable[Reply]]
@@ -184,7 +185,7 @@ class Services:
 
     def urls_for(self, request: Request, segment: str = "") -> Urls:
         """URLs from the public URL (or the request's), with the request's language segment."""
-        base = self.public_url or str(request.base_url).rstrip("/")
+        base = self.public_url or _base_url(request.scope)
         urls = self._urls.get((base, segment))
         if urls is None:
             if len(self._urls) > 64:
@@ -239,23 +240,27 @@ class Router:
             response.headers["X-Request-Id"] = rid
             await response(scope, receive, send)
             if access_log.isEnabledFor(logging.INFO):
+                method, path, status = request.method, request.scope["path"], response.status
+                ms = round((time.perf_counter() - started) * 1000, 2)
+                line = logs.access_line(method, path, status, ms)
                 access_log.info(
                     "request",
                     extra={
-                        "method": request.method,
-                        "path": request.url.path,
-                        "status": response.status_code,
-                        "ms": round((time.perf_counter() - started) * 1000, 2),
+                        "method": method,
+                        "path": path,
+                        "status": status,
+                        "ms": ms,
+                        "json_line": line,
                     },
                 )
         finally:
             logs.request_id.reset(token)
 
-    async def respond(self, request: Request) -> Response:
+    async def respond(self, request: Request) -> Outgoing:
         default = self.services.site.default_language
         query = parse_query(request.scope.get("query_string", b""))
         envelope = "_envelope" in query
-        path = request.url.path
+        path = request.scope["path"]
         segment = LANGUAGE_SEGMENT.match(path)
         accept = request.headers.get("accept-language")
         negotiated = Negotiated(
@@ -291,7 +296,7 @@ class Router:
                 {**error.headers, **negotiated.headers()},
             )
         except Exception:
-            log.exception("unhandled error on %s %s", request.method, request.url.path)
+            log.exception("unhandled error on %s %s", request.method, request.scope["path"])
             return _json_response(
                 internal_error_body(negotiated.language), 500, negotiated.headers()
             )
@@ -305,7 +310,7 @@ class Router:
         query: dict[str, Any],
         envelope: bool,
         negotiated: Negotiated,
-    ) -> Response:
+    ) -> Outgoing:
         services = self.services
         method = request.method.upper()
         if method == "POST":
@@ -384,13 +389,21 @@ class Router:
                     conn=conn,
                     language=negotiated.language,
                 )
+                if not reading:
+                    state.if_match = request.headers.get("if-match")
                 params = await parse_args(endpoint.args, raw, state)
                 reply = await endpoint.handler(state, params)
         except ApiError as exc:
             raise _add_headers(exc, headers) from None
         if reading and actor.is_anonymous:
             headers["Cache-Control"] = PUBLIC_CACHE_CONTROL
-        built = _build(reply, headers, envelope, query.get("_fields"), tagged=reading)
+        built = _build(
+            reply,
+            headers,
+            envelope,
+            query.get("_fields"),
+            tagged=reading or reply.revision is not None,
+        )
         if key is not None and reply.cacheable and built.status == 200:
             services.cache.put(key, version, built)
         return _send(built, conditional, head=head)
@@ -421,7 +434,7 @@ class Router:
 
     def _finish(
         self, reply: Reply, headers: dict[str, str], envelope: bool, fields: Any, *, head: bool
-    ) -> Response:
+    ) -> Outgoing:
         return _send(_build(reply, headers, envelope, fields, tagged=False), None, head=head)
 
     async def _authenticate(self, request: Request) -> Actor:
@@ -498,15 +511,48 @@ def _add_headers(error: ApiError, headers: dict[str, str]) -> ApiError:
     return error
 
 
+class Outgoing:
+    """A response ready to send: status, headers (``dict``, so callers may add some) and body.
+    Sent as two ASGI messages with headers encoded once, which is all a JSON API needs."""
+
+    __slots__ = ("body", "headers", "status")
+
+    def __init__(self, status: int, headers: dict[str, str], body: bytes) -> None:
+        self.status = status
+        self.headers = headers
+        self.body = body
+
+    @property
+    def status_code(self) -> int:
+        return self.status
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raw = [(b"content-length", str(len(self.body)).encode())]
+        raw.extend(
+            (k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in self.headers.items()
+        )
+        await send({"type": "http.response.start", "status": self.status, "headers": raw})
+        await send({"type": "http.response.body", "body": self.body})
+
+
 def _json_response(
     body: Any, status: int, headers: dict[str, str], *, head: bool = False
-) -> Response:
+) -> Outgoing:
     content = b"" if head else orjson.dumps(body)
-    response = Response(content, status_code=status, media_type=None)
-    response.headers.update(BASE_HEADERS)
-    response.headers["Content-Type"] = JSON_TYPE
-    response.headers.update(headers)
-    return response
+    return Outgoing(status, {**BASE_HEADERS, "Content-Type": JSON_TYPE, **headers}, content)
+
+
+def _base_url(scope: Scope) -> str:
+    """``scheme://host[:port]`` of the request (its ``Host`` header, else the server address)."""
+    host = ""
+    for name, value in scope.get("headers", ()):
+        if name == b"host":
+            host = value.decode("latin-1")
+            break
+    if not host:
+        server = scope.get("server")
+        host = f"{server[0]}:{server[1]}" if server else "localhost"
+    return f"{scope.get('scheme', 'http')}://{host}{scope.get('root_path', '')}".rstrip("/")
 
 
 def _build(
@@ -524,7 +570,7 @@ def _build(
         body = {"body": body, "status": reply.status, "headers": envelope_headers}
         status = 200
     content = orjson.dumps(body)
-    etag = entity_tag(content) if tagged and 200 <= status < 300 else ""
+    etag = entity_tag(content, reply.revision) if tagged and 200 <= status < 300 else ""
     if etag:
         all_headers["ETag"] = etag
     return Built(status, all_headers, content, etag)
@@ -533,18 +579,13 @@ def _build(
 NOT_MODIFIED_HEADERS = ("ETag", "Cache-Control", "Expires", "Vary", "Content-Language")
 
 
-def _send(built: Built, conditional: str | None, *, head: bool) -> Response:
+def _send(built: Built, conditional: str | None, *, head: bool) -> Outgoing:
     """The response for a built body: 304 when ``If-None-Match`` names it."""
     if built.etag and none_match(conditional, built.etag):
         kept = {k: v for k, v in built.headers.items() if k in NOT_MODIFIED_HEADERS}
-        response = Response(b"", status_code=304, media_type=None)
-        response.headers.update(kept)
-        return response
-    response = Response(b"" if head else built.body, status_code=built.status, media_type=None)
-    response.headers.update(BASE_HEADERS)
-    response.headers["Content-Type"] = JSON_TYPE
-    response.headers.update(built.headers)
-    return response
+        return Outgoing(304, kept, b"")
+    headers = {**BASE_HEADERS, "Content-Type": JSON_TYPE, **built.headers}
+    return Outgoing(built.status, headers, b"" if head else built.body)
 
 
 def filter_fields(body: Any, fields: Any) -> Any:

@@ -233,20 +233,27 @@ def routes(taxonomy: Taxonomy, label: str) -> list[Route]:
         require(state)
         fields = {name: params[name] for name in field_names if name in params}
         body, term_id = await taxonomies.create(state.call, taxonomy, fields)
-        return Reply(body, 201, {"Location": f"{state.urls.rest}/{plural}/{term_id}"})
+        location = {"Location": f"{state.urls.rest}/{plural}/{term_id}"}
+        return Reply(body, 201, location, revision=1)
 
     async def read(state: RequestState, params: Params) -> Reply:
-        return Reply(await taxonomies.present(state.call, taxonomy, await term_row(state)))
+        row = await term_row(state)
+        body = await taxonomies.present(state.call, taxonomy, row)
+        return Reply(body, revision=int(row["revision"]))
 
     async def update(state: RequestState, params: Params) -> Reply:
         row = await term_row(state)
         require(state)
+        common.require_unchanged(state, row)
         fields = {name: params[name] for name in field_names if name in params}
-        return Reply(await taxonomies.update(state.call, taxonomy, row, fields))
+        body = await taxonomies.update(state.call, taxonomy, row, fields)
+        updated = await term_row(state)
+        return Reply(body, revision=int(updated["revision"]))
 
     async def delete(state: RequestState, params: Params) -> Reply:
         row = await term_row(state)
         require(state)
+        common.require_unchanged(state, row)
         return Reply(await taxonomies.delete(state.call, taxonomy, row))
 
     list_terms.__doc__ = f"List {label}s, by name unless ordered otherwise."

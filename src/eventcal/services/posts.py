@@ -65,6 +65,7 @@ class PostKind:
 _BY_ID: dict[str, sa.Select[Any]] = {}
 _IDS_BY_SLUG: dict[str, sa.Select[Any]] = {}
 _SLUG_OWNERS: dict[str, sa.Select[Any]] = {}
+_REVISION: dict[str, sa.Select[Any]] = {}
 
 
 def define_kind(name: str, table: sa.Table, *, drafts_get_slugs: bool) -> PostKind:
@@ -77,10 +78,17 @@ def define_kind(name: str, table: sa.Table, *, drafts_get_slugs: bool) -> PostKi
         .order_by(live_first, table.c.id)
     )
     _SLUG_OWNERS[name] = sa.select(table.c.id).where(table.c.slug == sa.bindparam("slug"))
+    _REVISION[name] = sa.select(table.c.revision).where(table.c.id == sa.bindparam("id"))
     return PostKind(name, table, drafts_get_slugs)
 
 
 # --- lookups -----------------------------------------------------------------------------
+
+
+async def revision(conn: Connection, kind: PostKind, item_id: int) -> int | None:
+    """The item's revision (+1 on every change): what ``If-Match`` compares."""
+    value = await conn.scalar(_REVISION[kind.name], {"id": item_id})
+    return None if value is None else int(value)
 
 
 async def find(conn: Connection, kind: PostKind, item_id: int) -> Row | None:
@@ -299,7 +307,8 @@ async def insert(
         slug = await unique_slug(conn, kind, wanted_slug, values["id"]) if unique else wanted_slug
         try:
             async with conn.savepoint():
-                await conn.execute(sa.insert(kind.table).values(**{**values, "slug": slug}))
+                row = {**values, "slug": slug}
+                await conn.execute(q.insert_row(kind.table, tuple(sorted(row))), q.row_values(row))
             return
         except UniqueViolation:
             if not unique:
@@ -328,7 +337,8 @@ async def update(
         try:
             async with conn.savepoint():
                 await conn.execute(
-                    sa.update(kind.table).where(kind.table.c.id == item_id).values(**values)
+                    q.update_row(kind.table, tuple(sorted(values))),
+                    {**q.row_values(values), "row_id": item_id},
                 )
             return
         except UniqueViolation:

@@ -20,6 +20,7 @@ from eventcal.services.context import Call, Urls
 from eventcal.services.pagination import Page
 from eventcal.services.permissions import Actor, Cap
 from eventcal.services.slugs import sanitize_slug
+from eventcal.storage import queries as q
 from eventcal.storage.db import Connection, Row, UniqueViolation, in_values
 from eventcal.storage.queries import TERM_SLUG_TAKEN, like_pattern, translated_match
 from eventcal.storage.tables import CATEGORY_TAXONOMY, TAG_TAXONOMY, event_term, term, translation
@@ -398,14 +399,15 @@ async def update(
             str(values.get("name", row["name"]))
         )
         values["slug"] = slug
-    if values:
-        try:
-            async with call.conn.savepoint():
-                await call.conn.execute(
-                    sa.update(term).where(term.c.id == term_id).values(**values)
-                )
-        except UniqueViolation:
-            raise duplicate_slug(str(values.get("slug", row["slug"]))) from None
+    # Always written: a change of translations only is a change of the term too (revision).
+    try:
+        async with call.conn.savepoint():
+            await call.conn.execute(
+                q.update_row(term, tuple(sorted(values))),
+                {**q.row_values(values), "row_id": term_id},
+            )
+    except UniqueViolation:
+        raise duplicate_slug(str(values.get("slug", row["slug"]))) from None
     updated = await find(call.conn, taxonomy, term_id)
     assert updated is not None
     return await present(call, taxonomy, updated)

@@ -132,6 +132,36 @@ LINK_ORGANIZER = sa.insert(event_organizer).values(
 )
 
 
+# --- writes of a changing set of columns ---------------------------------------------------
+
+
+@lru_cache(maxsize=512)
+def insert_row(table: sa.Table, columns: tuple[str, ...]) -> sa.Insert:
+    """``INSERT`` of these columns, built once per column set (values: :func:`row_values`)."""
+    return sa.insert(table).values(
+        {c: sa.bindparam(f"v_{c}", type_=table.c[c].type) for c in columns}
+    )
+
+
+@lru_cache(maxsize=512)
+def update_row(table: sa.Table, columns: tuple[str, ...]) -> sa.Update:
+    """``UPDATE … WHERE id = :row_id`` of these columns, +1 on the row's ``revision`` when the
+    table has one; built once per column set (values: :func:`row_values`)."""
+    values: dict[str, Any] = {c: sa.bindparam(f"v_{c}", type_=table.c[c].type) for c in columns}
+    if "revision" in table.c and "revision" not in columns:
+        values["revision"] = table.c.revision + 1
+    return (
+        sa.update(table)
+        .where(table.c.id == sa.bindparam("row_id", type_=sa.Integer))
+        .values(values)
+    )
+
+
+def row_values(values: dict[str, Any]) -> dict[str, Any]:
+    """Parameters for :func:`insert_row`/:func:`update_row`."""
+    return {f"v_{name}": value for name, value in values.items()}
+
+
 async def post_type(conn: Connection, item_id: int) -> str | None:
     """``event``, ``venue``, ``organizer``, ``media`` or None for an id of the shared space."""
     value = await conn.scalar(POST_TYPE_BY_ID, {"id": item_id})

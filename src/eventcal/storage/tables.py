@@ -107,6 +107,8 @@ def _post_columns() -> list[sa.Column[object]]:
         sa.Column("modified_at", UtcDateTime, nullable=False),
         sa.Column("image_id", sa.Integer, sa.ForeignKey("media.id"), nullable=True),
         sa.Column("image_url", sa.String(2048), nullable=True),
+        # +1 on every change of the item (its fields, links or translations): If-Match.
+        sa.Column("revision", sa.Integer, nullable=False, server_default="1"),
     ]
 
 
@@ -224,6 +226,8 @@ term = sa.Table(
     sa.Column("term_group", sa.Integer, nullable=False, server_default="0"),
     # Number of published events linked; kept in the same transaction as every link change.
     sa.Column("count", sa.Integer, nullable=False, server_default="0"),
+    # +1 on every change of the term's own fields or translations (not of its count).
+    sa.Column("revision", sa.Integer, nullable=False, server_default="1"),
     sa.UniqueConstraint("taxonomy", "slug"),
     sa.Index(None, "taxonomy", "name"),
     sa.Index(None, "parent_id"),
@@ -273,4 +277,16 @@ data_version = sa.Table(
     # response caches and ETags. It only ever grows.
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("version", sa.BigInteger, nullable=False),
+)
+
+login_throttle = sa.Table(
+    "login_throttle",
+    metadata,
+    # Failed HTTP Basic logins in the current window, per login and per client address, shared
+    # by every process. A window starts at its first failure; rows of past windows are deleted.
+    sa.Column("scope", sa.String(8), primary_key=True),
+    sa.Column("subject", sa.String(100), primary_key=True),
+    sa.Column("failures", sa.Integer, nullable=False),
+    sa.Column("window_started_at", UtcDateTime, nullable=False),
+    sa.Index(None, "window_started_at"),
 )
