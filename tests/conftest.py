@@ -92,7 +92,10 @@ def clock() -> Clock:
 
 @pytest.fixture
 def settings(database_url: str) -> Settings:
-    return Settings(database_url=database_url, public_url="http://127.0.0.1")
+    # Failed logins are answered at once: tests stay fast (the delay has its own test).
+    return Settings(
+        database_url=database_url, public_url="http://127.0.0.1", login_failure_delay_ms=0
+    )
 
 
 class Api:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 from collections.abc import AsyncIterator, Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
 
@@ -21,6 +22,7 @@ from eventcal.errors import ConfigError
 from eventcal.services import dates as date_service
 from eventcal.services import scheduling
 from eventcal.services.context import Site
+from eventcal.services.throttle import LoginPolicy
 from eventcal.storage import migrate
 from eventcal.storage.db import (
     Database,
@@ -43,6 +45,18 @@ def site_from(settings: Settings) -> Site:
     )
 
 
+def login_policy_from(settings: Settings) -> LoginPolicy:
+    return LoginPolicy(
+        max_failures_per_login=settings.login_max_failures,
+        max_failures_per_address=settings.login_max_failures_per_address,
+        window=timedelta(seconds=settings.login_window_seconds),
+        failure_delay=settings.login_failure_delay_ms / 1000,
+        trusted_proxies=tuple(
+            ipaddress.ip_network(proxy, strict=False) for proxy in settings.trusted_proxies
+        ),
+    )
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -62,6 +76,7 @@ def create_app(
         public_url=settings.public_url,
         clock=clock or (lambda: datetime.now(UTC)),
         cache=ResponseCache(settings.response_cache_mb * 1024 * 1024),
+        login_policy=login_policy_from(settings),
     )
     router = build_router(services)
 

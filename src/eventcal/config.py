@@ -5,6 +5,7 @@ This module is the only reader of ``os.environ``. Everything else receives a :cl
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -40,6 +41,17 @@ class Settings:
     """One JSON line per request (logger ``eventcal.access``)."""
     response_cache_mb: int = 32
     """Per-process cache of built GET responses (0 turns it off)."""
+    login_max_failures: int = 10
+    """Failed HTTP Basic logins for one user login within the window before it is refused."""
+    login_max_failures_per_address: int = 30
+    """Failed logins from one client address within the window before it is refused."""
+    login_window_seconds: int = 900
+    """A window starts at its first failure; refusals (429) last until it ends."""
+    login_failure_delay_ms: int = 500
+    """Each failed login is answered this much later."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses or networks of the proxies in front of the service: only requests coming from
+    them have their client address taken from ``X-Forwarded-For``."""
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -78,6 +90,22 @@ class Settings:
             raise ConfigError("EVENTCAL_CURRENCY_POSITION must be prefix or postfix")
         if self.db_pool_size < 1:
             raise ConfigError("EVENTCAL_DB_POOL_SIZE must be a positive integer")
+        for name, value in (
+            ("EVENTCAL_LOGIN_MAX_FAILURES", self.login_max_failures),
+            ("EVENTCAL_LOGIN_MAX_FAILURES_PER_ADDRESS", self.login_max_failures_per_address),
+            ("EVENTCAL_LOGIN_WINDOW_SECONDS", self.login_window_seconds),
+        ):
+            if value < 1:
+                raise ConfigError(f"{name} must be a positive integer")
+        if not 0 <= self.login_failure_delay_ms <= 60_000:
+            raise ConfigError("EVENTCAL_LOGIN_FAILURE_DELAY_MS must be between 0 and 60000")
+        for proxy in self.trusted_proxies:
+            try:
+                ipaddress.ip_network(proxy, strict=False)
+            except ValueError:
+                raise ConfigError(
+                    f"EVENTCAL_TRUSTED_PROXIES: {proxy!r} is not an IP address or network"
+                ) from None
 
 
 def _int(env: Mapping[str, str], name: str, default: int) -> int:
@@ -108,6 +136,13 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         access_log=(source.get("EVENTCAL_ACCESS_LOG") or "1").strip().lower()
         not in ("0", "false", "no", "off"),
         response_cache_mb=_int(source, "EVENTCAL_RESPONSE_CACHE_MB", 32),
+        login_max_failures=_int(source, "EVENTCAL_LOGIN_MAX_FAILURES", 10),
+        login_max_failures_per_address=_int(source, "EVENTCAL_LOGIN_MAX_FAILURES_PER_ADDRESS", 30),
+        login_window_seconds=_int(source, "EVENTCAL_LOGIN_WINDOW_SECONDS", 900),
+        login_failure_delay_ms=_int(source, "EVENTCAL_LOGIN_FAILURE_DELAY_MS", 500),
+        trusted_proxies=tuple(
+            p.strip() for p in source.get("EVENTCAL_TRUSTED_PROXIES", "").split(",") if p.strip()
+        ),
     )
     settings.validate()
     return settings

@@ -107,7 +107,7 @@ def test_a_translation_is_a_new_revision(api: Api) -> None:
 
 
 def test_permissions_come_before_the_precondition(api: Api) -> None:
-    event, tag = create(api, COLLECTIONS[0], "Harbour Night")
+    event, _ = create(api, COLLECTIONS[0], "Harbour Night")
     response = api.patch(
         f"{NS}/events/{event}", json={"title": "X"}, headers={"If-Match": '"r99-x"'}, as_=None
     )

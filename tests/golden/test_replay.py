@@ -28,7 +28,9 @@ RECORDED_AT = datetime(2026, 11, 22, 4, 46, 0, tzinfo=UTC)
 def replayed(database_url: str) -> dict[str, replay.Comparison]:
     """Run every exchange once, in recording order, on a database rebuilt to the reference
     state; the tests below read the outcome of each."""
-    settings = Settings(database_url=database_url, public_url=replay.PUBLIC_URL)
+    settings = Settings(
+        database_url=database_url, public_url=replay.PUBLIC_URL, login_failure_delay_ms=0
+    )
     app = create_app(settings, clock=lambda: RECORDED_AT)
     hashes = {
         "admin": hash_password(replay.ADMIN_PASSWORD),

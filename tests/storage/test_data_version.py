@@ -24,3 +24,29 @@ def test_committed_writes_count_and_nothing_else_does(api: Api) -> None:
     assert api.post(f"{NS}/tags", json={"name": ""}).status_code == 400
     assert api.post(f"{NS}/tags", json={"name": "jazz"}).status_code == 400  # term_exists
     assert version(api) == after_write
+
+
+def test_the_scheduler_writes_only_when_something_is_due(api: Api) -> None:
+    from datetime import timedelta
+
+    from eventcal.services import scheduling
+
+    api.user("administrator")
+    scheduled = api.post(
+        f"{NS}/events",
+        json={
+            "title": "Later",
+            "status": "future",
+            "date": "2026-11-23 10:00:00",
+            "start_date": "2026-12-05 19:00:00",
+            "end_date": "2026-12-05 22:00:00",
+        },
+    )
+    assert scheduled.json()["status"] == "future", scheduled.text
+    start = version(api)
+    now = api.client.app.state.services.clock()  # type: ignore[attr-defined]
+    assert api.run(lambda: scheduling.publish_due(api.database, now)) == 0
+    assert version(api) == start
+    later = now + timedelta(days=2)
+    assert api.run(lambda: scheduling.publish_due(api.database, later)) == 1
+    assert version(api) == start + 1

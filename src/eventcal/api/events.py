@@ -465,7 +465,7 @@ async def _written(state: RequestState, event_id: int, body: Any) -> Reply:
 
 async def _editable(state: RequestState, event_id: int, *, for_delete: bool) -> Any:
     actor = state.actor
-    row = await event_service.find_event(state.conn, event_id)
+    row = await event_service.find_event(state.conn, event_id, lock=True)
     if row is None:
         if not (can_delete(actor) if for_delete else can_write(actor)):
             raise common.forbidden(actor)

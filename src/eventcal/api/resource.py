@@ -72,8 +72,9 @@ def _id(state: RequestState) -> int:
 
 async def _by_id(state: RequestState, kind: LinkedKind) -> Row:
     """The item of the path id; anything else is a parameter error (validated before
-    permissions, as the original)."""
-    row = await linked_posts.find(state.conn, kind, _id(state))
+    permissions, as the original). Writes lock its row until they end."""
+    lock = state.method not in ("GET", "HEAD")
+    row = await linked_posts.find(state.conn, kind, _id(state), lock=lock)
     if row is None:
         raise invalid("id")
     return row
@@ -83,7 +84,8 @@ async def _by_slug(state: RequestState, kind: LinkedKind) -> Row:
     item_id = await posts.id_by_slug(
         state.conn, kind.post, state.path_params["slug"], state.call.translating
     )
-    row = None if item_id is None else await linked_posts.find(state.conn, kind, item_id)
+    lock = state.method not in ("GET", "HEAD")
+    row = None if item_id is None else await linked_posts.find(state.conn, kind, item_id, lock=lock)
     if row is None:
         raise invalid("slug")
     return row

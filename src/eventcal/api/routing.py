@@ -27,6 +27,7 @@ from starlette.types import Receive, Scope, Send
 from eventcal import logs
 from eventcal.api.args import Arg, Params, parse_args
 from eventcal.api.caching import Built, ResponseCache, entity_tag, none_match
+from eventcal.api.client import client_address
 from eventcal.api.errors import error_body, internal_error_body, no_route
 from eventcal.api.params import (
     BodyError,
@@ -43,6 +44,7 @@ from eventcal.i18n import LANGUAGES, negotiate, normalize_language
 from eventcal.services import users as user_service
 from eventcal.services.context import NAMESPACE, Site, Urls
 from eventcal.services.permissions import ANONYMOUS, Actor
+from eventcal.services.throttle import DEFAULT_POLICY, LoginPolicy
 from eventcal.storage.db import Database, DatabaseUnavailable, data_version
 from eventcal.timezones import to_local
 
@@ -180,6 +182,8 @@ class Services:
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
     max_body_bytes: int = 1_048_576
     cache: ResponseCache = field(default_factory=lambda: ResponseCache(32 * 1024 * 1024))
+    login_policy: LoginPolicy = DEFAULT_POLICY
+    """Brute-force protection of HTTP Basic logins."""
 
     _urls: dict[tuple[str, str], Urls] = field(default_factory=dict)
 
@@ -448,8 +452,15 @@ class Router:
         login, sep, password = decoded.partition(":")
         if not sep:
             return ANONYMOUS
-        async with self.services.database.read() as conn:
-            user = await user_service.authenticate(conn, login, password)
+        policy = self.services.login_policy
+        user = await user_service.log_in(
+            self.services.database,
+            login,
+            password,
+            address=client_address(request, policy.trusted_proxies),
+            now=self.services.clock(),
+            policy=policy,
+        )
         return user.actor()
 
     async def _read_body(self, request: Request) -> tuple[dict[str, Any], dict[str, Any]]:

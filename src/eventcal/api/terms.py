@@ -201,7 +201,8 @@ def routes(taxonomy: Taxonomy, label: str) -> list[Route]:
             )
 
     async def term_row(state: RequestState) -> Row:
-        row = await taxonomies.find(state.conn, taxonomy, common.path_id(state))
+        lock = state.method not in ("GET", "HEAD")
+        row = await taxonomies.find(state.conn, taxonomy, common.path_id(state), lock=lock)
         if row is None:
             raise invalid("id")
         return row

@@ -92,8 +92,8 @@ async def present(call: Call, row: Row, *, single: bool = False) -> dict[str, An
 # --- reading ---------------------------------------------------------------------------------
 
 
-async def find_event(conn: Connection, event_id: int) -> Row | None:
-    return await posts.find(conn, KIND, event_id)
+async def find_event(conn: Connection, event_id: int, *, lock: bool = False) -> Row | None:
+    return await posts.find(conn, KIND, event_id, lock=lock)
 
 
 async def require_event(conn: Connection, event_id: int) -> Row:

@@ -182,8 +182,10 @@ async def texts_of(call: Call, rows: Sequence[Row]) -> translations.Texts:
 # --- reading ---------------------------------------------------------------------------------
 
 
-async def find(conn: Connection, kind: LinkedKind, item_id: int) -> Row | None:
-    return await posts.find(conn, kind.post, item_id)
+async def find(
+    conn: Connection, kind: LinkedKind, item_id: int, *, lock: bool = False
+) -> Row | None:
+    return await posts.find(conn, kind.post, item_id, lock=lock)
 
 
 async def read(

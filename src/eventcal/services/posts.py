@@ -66,12 +66,14 @@ _BY_ID: dict[str, sa.Select[Any]] = {}
 _IDS_BY_SLUG: dict[str, sa.Select[Any]] = {}
 _SLUG_OWNERS: dict[str, sa.Select[Any]] = {}
 _REVISION: dict[str, sa.Select[Any]] = {}
+_LOCKED_BY_ID: dict[str, sa.Select[Any]] = {}
 
 
 def define_kind(name: str, table: sa.Table, *, drafts_get_slugs: bool) -> PostKind:
     """Register a kind and build its statements once."""
     live_first = sa.case((in_constants(table.c.status, LIVE_STATUSES), 0), else_=1)
     _BY_ID[name] = sa.select(table).where(table.c.id == sa.bindparam("id"))
+    _LOCKED_BY_ID[name] = _BY_ID[name].with_for_update()
     _IDS_BY_SLUG[name] = (
         sa.select(table.c.id)
         .where(table.c.slug == sa.bindparam("slug"))
@@ -91,10 +93,13 @@ async def revision(conn: Connection, kind: PostKind, item_id: int) -> int | None
     return None if value is None else int(value)
 
 
-async def find(conn: Connection, kind: PostKind, item_id: int) -> Row | None:
+async def find(conn: Connection, kind: PostKind, item_id: int, *, lock: bool = False) -> Row | None:
+    """The item; with ``lock`` (writes) its row stays locked until the transaction ends, so
+    concurrent writers of one item take turns and each sees what the one before wrote
+    (PostgreSQL ``FOR UPDATE``; a SQLite write transaction already excludes other writers)."""
     if item_id <= 0 or item_id > MAX_ID:
         return None
-    return await conn.first(kind.by_id, {"id": item_id})
+    return await conn.first(_LOCKED_BY_ID[kind.name] if lock else kind.by_id, {"id": item_id})
 
 
 async def id_by_slug(

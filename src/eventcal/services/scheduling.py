@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 from eventcal.services import terms as term_service
 from eventcal.storage.db import Database, in_values
-from eventcal.storage.tables import event, event_term, organizer, venue
+from eventcal.storage.tables import UtcDateTime, event, event_term, organizer, venue
 
 INTERVAL_SECONDS = 30.0
 
@@ -37,8 +37,27 @@ _TERM_LINKS = (
 )
 
 
+_ANY_DUE = sa.select(
+    sa.or_(
+        *(
+            sa.exists().where(
+                table.c.status == "future",
+                table.c.published_at <= sa.bindparam("now", type_=UtcDateTime),
+            )
+            for table in (event, venue, organizer)
+        )
+    ).label("due")
+)
+
+
 async def publish_due(database: Database, now: datetime) -> int:
-    """Publish every scheduled item whose time has come; returns how many events it published."""
+    """Publish every scheduled item whose time has come; returns how many events it published.
+
+    Nothing is written when nothing is due: a write would change the data version and so
+    discard every process's cached responses every half minute."""
+    async with database.read() as conn:
+        if not await conn.scalar(_ANY_DUE, {"now": now}):
+            return 0
     async with database.transaction() as conn:
         rows = await conn.all(_DUE_EVENTS, {"now": now})
         if rows:

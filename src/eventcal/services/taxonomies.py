@@ -133,9 +133,21 @@ async def present(call: Call, taxonomy: Taxonomy, row: Row) -> dict[str, Any]:
 # --- reading ---------------------------------------------------------------------------------
 
 
-async def find(conn: Connection, taxonomy: Taxonomy, term_id: int) -> Row | None:
+_LOCKED_TERM = (
+    sa.select(term)
+    .where(term.c.taxonomy == sa.bindparam("taxonomy"), term.c.id == sa.bindparam("id"))
+    .with_for_update()
+)
+
+
+async def find(
+    conn: Connection, taxonomy: Taxonomy, term_id: int, *, lock: bool = False
+) -> Row | None:
+    """The term; with ``lock`` (writes) its row stays locked until the transaction ends."""
     if term_id <= 0 or term_id > 2**31 - 1:
         return None
+    if lock:
+        return await conn.first(_LOCKED_TERM, {"taxonomy": taxonomy.value, "id": term_id})
     found = await term_service.terms_by_ids(conn, taxonomy.value, [term_id])
     return found.get(term_id)
 

@@ -225,8 +225,14 @@ class Database(ABC):
         """A connection for reading (autocommit; sees committed data)."""
 
     @abstractmethod
-    def transaction(self) -> contextlib.AbstractAsyncContextManager[Connection]:
-        """A connection inside a transaction: committed on success, rolled back on error."""
+    def transaction(
+        self, *, versioned: bool = True
+    ) -> contextlib.AbstractAsyncContextManager[Connection]:
+        """A connection inside a transaction: committed on success, rolled back on error.
+
+        ``versioned=False`` for bookkeeping that changes nothing the API serves (failed-login
+        counts): it leaves the data version, and so every cached response, as it is.
+        """
 
 
 class SQLiteConnection(Connection):
@@ -357,7 +363,7 @@ class SQLiteDatabase(Database):
         yield self._read
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Connection]:
+    async def transaction(self, *, versioned: bool = True) -> AsyncIterator[Connection]:
         if self._write is None:
             raise DatabaseUnavailable("the database is not open")
         async with self._write_lock:
@@ -368,7 +374,8 @@ class SQLiteDatabase(Database):
                 raise DatabaseUnavailable(str(exc)) from exc
             try:
                 yield conn
-                conn.raw.execute(BUMP_DATA_VERSION)
+                if versioned:
+                    conn.raw.execute(BUMP_DATA_VERSION)
             except BaseException:
                 conn.raw.execute("ROLLBACK")
                 raise
@@ -501,14 +508,15 @@ class PostgresDatabase(Database):
             await acquired.__aexit__(None, None, None)
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Connection]:
+    async def transaction(self, *, versioned: bool = True) -> AsyncIterator[Connection]:
         async with self.read() as conn:
             raw = conn.raw  # type: ignore[attr-defined]
             tx = raw.transaction()
             await tx.start()
             try:
                 yield conn
-                await raw.execute(BUMP_DATA_VERSION)
+                if versioned:
+                    await raw.execute(BUMP_DATA_VERSION)
             except BaseException:
                 await tx.rollback()
                 raise
@@ -517,7 +525,8 @@ class PostgresDatabase(Database):
 
 
 BUMP_DATA_VERSION = "UPDATE data_version SET version = version + 1 WHERE id = 1"
-"""Run last in every write transaction (it holds the row's lock only until the commit)."""
+"""Run last in every versioned write transaction (it holds the row's lock only until the
+commit)."""
 DATA_VERSION = sa.text("SELECT version FROM data_version WHERE id = 1")
 
 
