@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from eventcal.api.args import MISSING, Arg
 from eventcal.api.request import RequestState
-from eventcal.api.routing import Endpoint, Route
+from eventcal.api.routing import BODY_METHODS, Endpoint, Route
 from eventcal.i18n import LANGUAGES
 from eventcal.schemas.openapi import COMPONENTS, OPENAPI_VERSION, ref
 from eventcal.services.context import NAMESPACE
@@ -52,10 +53,20 @@ def _parameter(arg: Arg, location: str) -> dict[str, Any]:
     return param
 
 
+def _path_args(route: Route) -> list[Arg]:
+    """The route's path variables: every operation of the route has them, whether its endpoint
+    lists them (the by-slug event update reads its slug straight from the path) or not."""
+    declared = {a.name: a for e in route.endpoints for a in e.args if a.location == "path"}
+    return [declared[name] for name in _PATH_VARIABLE.findall(route.doc_path)]
+
+
+_PATH_VARIABLE = re.compile(r"{(\w+)}")
+
+
 def _operation(
     route: Route, endpoint: Endpoint, method: str, state: RequestState
 ) -> dict[str, Any]:
-    path_args = [a for a in endpoint.args if a.location == "path"]
+    path_args = _path_args(route)
     other_args = [a for a in endpoint.args if a.location != "path"]
     body_method = method in ("POST", "PUT", "PATCH")
     parameters = [_parameter(a, "path") for a in path_args]
@@ -97,9 +108,17 @@ def _operation(
         }
     else:
         responses[success] = {"description": "Success"}
-    for status, description in sorted(endpoint.responses.items()):
+    errors = {
+        400: "Bad parameters",
+        401: "Wrong credentials (HTTP Basic with an unknown user or a wrong password)",
+        **endpoint.responses,
+    }
+    if path_args:
+        errors.setdefault(404, "No route: the path does not match (e.g. a non-numeric id)")
+    if method in BODY_METHODS:
+        errors.setdefault(413, "The request body is too large")
+    for status, description in sorted(errors.items()):
         responses[str(status)] = {"description": description, "content": ERROR_RESPONSE}
-    responses.setdefault("400", {"description": "Bad parameters", "content": ERROR_RESPONSE})
     operation["responses"] = responses
     return operation
 
@@ -156,6 +175,17 @@ def document(routes: Sequence[Route], state: RequestState) -> dict[str, Any]:
                 },
             },
         ],
-        "components": {"schemas": COMPONENTS},
+        "components": {"schemas": COMPONENTS, "securitySchemes": SECURITY_SCHEMES},
         "paths": paths,
+        # Anonymous callers may read; writes need a user (application password over HTTP Basic).
+        "security": [{}, {"basic": []}],
     }
+
+
+SECURITY_SCHEMES = {
+    "basic": {
+        "type": "http",
+        "scheme": "basic",
+        "description": "A user's login and one of its application passwords.",
+    }
+}
