@@ -12,12 +12,12 @@ import sys
 from collections.abc import Sequence
 
 from eventcal import __version__
-from eventcal.cli import database, serve, users
+from eventcal.cli import backup, database, serve, users
 from eventcal.config import load_settings
 from eventcal.errors import ApiError, ConfigError
 from eventcal.i18n import translate
 
-GROUPS = (serve, database, users)
+GROUPS = (serve, database, users, backup)
 
 
 def _parser() -> argparse.ArgumentParser:
