@@ -157,6 +157,8 @@ class Result:
     errors: dict[str, int]
     target: str
     meets_target: bool | None
+    rss_mb: float | None = None
+    """Resident memory of the server's worker after the measurement (the issue's memory target)."""
 
 
 @dataclass(slots=True)
@@ -339,6 +341,17 @@ class Server:
                 time.sleep(0.2)
         raise RuntimeError(f"{self.name} did not answer within {timeout:g} s")
 
+    def worker_rss_mb(self) -> float | None:
+        """Resident memory of the largest worker (``VmRSS``), or None when it cannot be read."""
+        sizes = []
+        for pid in self.worker_pids():
+            with contextlib.suppress(OSError):
+                status = Path(f"/proc/{pid}/status").read_text()
+                found = re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE)
+                if found:
+                    sizes.append(int(found.group(1)) / 1024)
+        return round(max(sizes), 1) if sizes else None
+
     def worker_pids(self) -> list[int]:
         """The worker processes (children of granian's main process)."""
         children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
@@ -480,6 +493,7 @@ def measure(server: Server, scenario: Scenario, load: Load, warmup: int, work_di
         errors=errors,
         target=target_text(scenario),
         meets_target=meets,
+        rss_mb=server.worker_rss_mb(),
     )
 
 
@@ -619,14 +633,17 @@ def table(results: Sequence[Result]) -> str:
         percent = 100 * result.requests_per_s / reference.requests_per_s
         return f"{percent:.1f}%" if percent < 10 else f"{percent:.0f}%"
 
-    head = "| scenario | req/s | p50 ms | p99 ms | errors | vs hello | vs 10 rows | target | met |"
-    lines = [head, "|---|--:|--:|--:|--:|--:|--:|---|---|"]
+    head = (
+        "| scenario | req/s | p50 ms | p99 ms | errors | vs hello | vs 10 rows | target | met "
+        "| worker RSS MB |"
+    )
+    lines = [head, "|---|--:|--:|--:|--:|--:|--:|---|---|--:|"]
     for r in results:
         met = {True: "yes", False: "**no**", None: ""}[r.meets_target]
         lines.append(
             f"| {r.scenario} | {r.requests_per_s:,.0f} | {r.p50_ms:.2f} | {r.p99_ms:.2f} | "
             f"{sum(r.errors.values())} | {share(r, hello)} | {share(r, rows)} | {r.target} | "
-            f"{met} |"
+            f"{met} | {'' if r.rss_mb is None else f'{r.rss_mb:.0f}'} |"
         )
     return "\n".join(lines)
 
