@@ -19,14 +19,16 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from eventcal.storage import migrate
 from eventcal.storage.db import postgres_dsn
-from eventcal.storage.tables import metadata
+from eventcal.storage.tables import in_schema, metadata
 
 
 def _differences(path: Path) -> list[Any]:
     engine = sa.create_engine(f"sqlite:///{path}")
     try:
         with engine.connect() as connection:
-            context = MigrationContext.configure(connection, opts={"compare_type": True})
+            context = MigrationContext.configure(
+                connection, opts={"compare_type": True, "include_object": in_schema("sqlite")}
+            )
             return list(compare_metadata(context, metadata))
     finally:
         engine.dispose()
@@ -94,7 +96,13 @@ def _postgres_differences(url: str) -> list[Any]:
                 return await connection.run_sync(
                     lambda sync: list(
                         compare_metadata(
-                            MigrationContext.configure(sync, opts={"compare_type": True}),
+                            MigrationContext.configure(
+                                sync,
+                                opts={
+                                    "compare_type": True,
+                                    "include_object": in_schema("postgresql"),
+                                },
+                            ),
                             metadata,
                         )
                     )

@@ -22,6 +22,13 @@ WINDOW = q.EventListFilter(
     statuses=("publish",), start_min=NOW - timedelta(days=1), end_max=NOW + timedelta(days=730)
 )
 
+SEARCH = q.EventListFilter(
+    statuses=("publish",),
+    start_min=WINDOW.start_min,
+    end_max=WINDOW.end_max,
+    search_words=("jazz", "ni"),
+)
+
 
 @pytest.fixture(scope="module")
 def raw(tmp_path_factory: pytest.TempPathFactory) -> sqlite3.Connection:
@@ -42,6 +49,12 @@ STATEMENTS = {
     "listing page": (
         q.event_page_stmt(WINDOW.shape()),
         {**WINDOW.params(), "limit": 10, "offset": 0},
+    ),
+    "listing total from the day summary": (q.WINDOW_COUNT, q._window_count_params(WINDOW)),
+    "search total": (q.event_count_stmt(SEARCH.shape(), search_index=True), SEARCH.params()),
+    "search page": (
+        q.event_page_stmt(SEARCH.shape(), search_index=True),
+        {**SEARCH.params(), "limit": 10, "offset": 0},
     ),
     "event by id": (q.EVENT_BY_ID, {"id": 1}),
     "venues of a page": (q.VENUES_BY_IDS, IDS),
@@ -65,13 +78,59 @@ STATEMENTS = {
 def test_hot_statements_search_indexes(raw: sqlite3.Connection, name: str) -> None:
     stmt, params = STATEMENTS[name]
     steps = plan(raw, stmt, params)
-    scans = [s for s in steps if s.startswith("SCAN") and "json_each" not in s]
+    # json_each: a list parameter; page: the page's own ids (at most ``limit`` rows); constant
+    # row: a SELECT without FROM (the total adds up three subqueries).
+    # event_search: the FTS5 index, read by MATCH (index ``M``).
+    harmless = ("SCAN page", "SCAN CONSTANT ROW")
+    scans = [
+        s
+        for s in steps
+        if s.startswith("SCAN")
+        and "json_each" not in s
+        and "event_search VIRTUAL TABLE INDEX 0:M" not in s
+        and s not in harmless
+    ]
     assert not scans, steps
     assert any(s.startswith("SEARCH") for s in steps), steps
 
 
-def test_the_listing_page_needs_no_sort(raw: sqlite3.Connection) -> None:
+def plan_tree(raw: sqlite3.Connection, stmt: ClauseElement, params: dict[str, Any]) -> Any:
+    """(id, parent id, detail) of every step of SQLite's plan."""
+    compiled = _CompileCache(sqlite_dialect.dialect()).get(stmt)
+    values = [_sqlite_value(params.get(n, compiled.defaults.get(n))) for n in compiled.names]
+    return [(r[0], r[1], r[3]) for r in raw.execute("EXPLAIN QUERY PLAN " + compiled.sql, values)]
+
+
+def test_the_listing_page_reads_its_ids_from_the_index_in_order(raw: sqlite3.Connection) -> None:
+    """The page's ids come from ``ix_event_listing`` alone, in its order (no sort of the window,
+    no table row read for the rows of earlier pages); only the page's own rows are then read
+    by primary key and put in order."""
     stmt, params = STATEMENTS["listing page"]
+    steps = plan_tree(raw, stmt, params)
+    (page_id,) = [i for i, _, detail in steps if detail == "MATERIALIZE page"]
+    ids_steps = [detail for _, parent, detail in steps if parent == page_id]
+    assert ids_steps == [ids_steps[0]], steps
+    assert ids_steps[0].startswith("SEARCH event USING COVERING INDEX ix_event_listing "), steps
+    assert any("INTEGER PRIMARY KEY" in detail for _, _, detail in steps), steps
+
+
+def test_the_listing_total_reads_the_summary_and_the_edge_days(raw: sqlite3.Connection) -> None:
+    stmt, params = STATEMENTS["listing total from the day summary"]
     steps = plan(raw, stmt, params)
-    assert not [s for s in steps if "TEMP B-TREE" in s], steps
-    assert any("ix_event_listing" in s for s in steps), steps
+    searches = [s for s in steps if s.startswith("SEARCH")]
+    assert any(s.startswith("SEARCH event_day_count USING ") for s in searches), steps
+    assert any("COVERING INDEX ix_event_listing " in s for s in searches), steps
+    assert any("COVERING INDEX ix_event_listing_end " in s for s in searches), steps
+
+
+def test_search_reads_the_trigram_index(raw: sqlite3.Connection) -> None:
+    """Words of 3 characters or more find the events in ``event_search`` (FTS5) first; only
+    those rows are read (by id), never the whole window."""
+    assert SEARCH.params()["search_match"] == '"jazz"'
+    for name in ("search total", "search page"):
+        stmt, params = STATEMENTS[name]
+        steps = [s for s in plan(raw, stmt, params) if s.startswith(("SCAN", "SEARCH"))]
+        assert steps[0].startswith("SCAN event_search VIRTUAL TABLE INDEX 0:M"), steps
+        assert steps[1] == "SEARCH event USING INTEGER PRIMARY KEY (rowid=?)", steps
+    translated = q.EventListFilter(("publish",), search_words=("jazz",), search_language="de")
+    assert translated.indexed_search() is None  # the words may be in a translation instead

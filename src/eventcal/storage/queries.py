@@ -10,18 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, time, timedelta
 from functools import lru_cache
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.ext.compiler import compiles
 
 from eventcal.storage.db import Connection, Row, in_constants, in_values
 from eventcal.storage.tables import (
+    SEARCH_FIELDS,
+    SQLITE_SEARCH_TABLE,
     UtcDateTime,
     app_password,
     app_user,
     event,
+    event_day_count,
     event_organizer,
     event_term,
     media,
@@ -200,6 +204,9 @@ class EventListFilter:
     excluded_words: tuple[str, ...] = ()
     search_language: str | None = None
     """Search words also match this language's text (a language other than the default)."""
+    search_protected: bool = False
+    """Search words also match the description and excerpt of password-protected events (only
+    for callers who may read them all: otherwise a search would reveal hidden text)."""
     category_ids: tuple[int, ...] | None = None
     tag_ids: tuple[int, ...] | None = None
     venue_ids: tuple[int, ...] | None = None
@@ -237,7 +244,17 @@ class EventListFilter:
             self.geoloc,
             self.near is not None,
             self.ticketed is not None,
+            self.search_protected,
         )
+
+    def indexed_search(self) -> str | None:
+        """The FTS5 query (SQLite) for the events that contain every search word of 3
+        characters or more in their own text, or None (no such word, or words may match a
+        translation instead). See :func:`_listing_source`."""
+        indexed = [w for w in self.search_words if len(w) >= MIN_INDEXED_WORD]
+        if not indexed or self.search_language is not None:
+            return None
+        return " AND ".join('"' + word.replace('"', '""') + '"' for word in indexed)
 
     def params(self) -> dict[str, Any]:
         values: dict[str, Any] = {
@@ -262,6 +279,7 @@ class EventListFilter:
         }
         for i, word in enumerate(self.search_words):
             values[f"word{i}"] = like_pattern(word)
+        values["search_match"] = self.indexed_search()
         for i, word in enumerate(self.excluded_words):
             values[f"notword{i}"] = like_pattern(word)
         if self.near is not None:
@@ -319,15 +337,69 @@ def translated_match(
     )
 
 
-EVENT_SEARCH_FIELDS = ("title", "excerpt", "description")
+EVENT_SEARCH_FIELDS = SEARCH_FIELDS
+MIN_INDEXED_WORD = 3
+"""The trigram index finds words of 3 characters or more."""
 
 
-def _word_match(name: str, translated: bool) -> sa.ColumnElement[bool]:
+SEARCH_INDEX = sa.table(SQLITE_SEARCH_TABLE, sa.column("rowid"), sa.column(SQLITE_SEARCH_TABLE))
+"""SQLite's FTS5 trigram index of the events' title, excerpt and description (migration 0008);
+the column named like the table stands for the whole row in ``MATCH``."""
+
+
+class _CrossJoin(sa.Join):
+    """``left CROSS JOIN right ON …``: SQLite's documented way to make ``left`` the outer
+    loop (its planner never reorders a CROSS JOIN)."""
+
+    inherit_cache = True
+
+
+@compiles(_CrossJoin, "sqlite")
+def _cross_join_sqlite(element: _CrossJoin, compiler: Any, **kw: Any) -> str:
+    kw["asfrom"] = True
+    left = compiler.process(element.left, **kw)
+    right = compiler.process(element.right, **kw)
+    return f"{left} CROSS JOIN {right} ON {compiler.process(element.onclause, **kw)}"
+
+
+def reads_search_index(flt: EventListFilter, dialect: str) -> bool:
+    """Whether the listing starts from ``event_search`` (:func:`_listing_source`)."""
+    return dialect == "sqlite" and flt.indexed_search() is not None
+
+
+def _listing_source(search_index: bool) -> tuple[sa.FromClause, list[Any]]:
+    """The FROM clause of the listing and the conditions it brings.
+
+    ``search_index``: a search with words of 3 characters or more on SQLite starts from the
+    events whose text contains them all in ``event_search`` (case-folded substrings: every event
+    the ILIKE tests accept is among them, and those tests still decide), so it reads only those
+    rows, never the whole window. PostgreSQL serves the ILIKE tests from its trigram indexes.
+    """
+    if not search_index:
+        return event, []
+    source = _CrossJoin(SEARCH_INDEX, event, event.c.id == SEARCH_INDEX.c.rowid)
+    match = SEARCH_INDEX.c[SQLITE_SEARCH_TABLE].match(sa.bindparam("search_match", type_=sa.String))
+    return source, [match]
+
+
+def _word_match(name: str, translated: bool, protected: bool) -> sa.ColumnElement[bool]:
+    """The word is in the title, excerpt or description; ``protected`` false: the excerpt and
+    description of password-protected events are not looked at (spec README §6.4)."""
     pattern = sa.bindparam(name, type_=sa.String)
-    match = sa.or_(*(event.c[f].ilike(pattern, escape="\\") for f in EVENT_SEARCH_FIELDS))
+    if protected:
+        match = sa.or_(*(event.c[f].ilike(pattern, escape="\\") for f in EVENT_SEARCH_FIELDS))
+        if translated:
+            match = sa.or_(
+                match, translated_match("event", event.c.id, EVENT_SEARCH_FIELDS, [name])
+            )
+        return match
+    content = ("excerpt", "description")
+    title: sa.ColumnElement[bool] = event.c.title.ilike(pattern, escape="\\")
+    body = sa.or_(*(event.c[f].ilike(pattern, escape="\\") for f in content))
     if translated:
-        match = sa.or_(match, translated_match("event", event.c.id, EVENT_SEARCH_FIELDS, [name]))
-    return match
+        title = sa.or_(title, translated_match("event", event.c.id, ("title",), [name]))
+        body = sa.or_(body, translated_match("event", event.c.id, content, [name]))
+    return sa.or_(title, sa.and_(event.c.post_password == "", body))
 
 
 def _event_where(shape: tuple[Any, ...]) -> list[sa.ColumnElement[bool]]:
@@ -353,6 +425,7 @@ def _event_where(shape: tuple[Any, ...]) -> list[sa.ColumnElement[bool]]:
         geoloc,
         near,
         ticketed,
+        search_protected,
     ) = shape
     # One status (the common case) is an equality, so the listing index also gives the order.
     status = (
@@ -380,8 +453,10 @@ def _event_where(shape: tuple[Any, ...]) -> list[sa.ColumnElement[bool]]:
         where.append(event.c.end_at < sa.bindparam("ends_before", type_=UtcDateTime))
     if ends_after:
         where.append(event.c.end_at > sa.bindparam("ends_after", type_=UtcDateTime))
-    where.extend(_word_match(f"word{i}", translated) for i in range(n_words))
-    where.extend(sa.not_(_word_match(f"notword{i}", translated)) for i in range(n_excluded))
+    where.extend(_word_match(f"word{i}", translated, search_protected) for i in range(n_words))
+    where.extend(
+        sa.not_(_word_match(f"notword{i}", translated, search_protected)) for i in range(n_excluded)
+    )
     for enabled, name in ((categories, "category_ids"), (tags, "tag_ids")):
         if enabled:
             link = event_term.alias()
@@ -432,23 +507,109 @@ def _event_where(shape: tuple[Any, ...]) -> list[sa.ColumnElement[bool]]:
 
 
 @lru_cache(maxsize=512)
-def event_count_stmt(shape: tuple[Any, ...]) -> sa.Select[Any]:
-    return sa.select(sa.func.count()).select_from(event).where(*_event_where(shape))
+def event_count_stmt(shape: tuple[Any, ...], search_index: bool = False) -> sa.Select[Any]:
+    source, conditions = _listing_source(search_index)
+    return sa.select(sa.func.count()).select_from(source).where(*conditions, *_event_where(shape))
+
+
+def _window_count_stmt() -> sa.Select[Any]:
+    """The number of listable events in ``[start_min, end_max]`` (start and end inside), from
+    ``event_day_count`` and the two partial days at the window's edges.
+
+    With ``first_day``/``last_day`` the UTC days of ``start_min``/``end_max`` and
+    ``first_edge``/``last_edge`` the midnights after ``first_day`` and at ``last_day``, the
+    events of the window are, without overlap:
+
+    * those starting on ``first_day``: counted in ``ix_event_listing`` (start in
+      ``[start_min, first_edge)``);
+    * those starting after ``first_day`` and ending before ``last_day``: all inside the window,
+      read from the summary;
+    * those starting after ``first_day`` and ending on ``last_day``: counted in
+      ``ix_event_listing_end`` (end in ``[last_edge, end_max]``).
+    """
+    start_min = sa.bindparam("start_min", type_=UtcDateTime)
+    end_max = sa.bindparam("end_max", type_=UtcDateTime)
+    first_edge = sa.bindparam("first_edge", type_=UtcDateTime)
+    last_edge = sa.bindparam("last_edge", type_=UtcDateTime)
+    days = event_day_count.c
+    middle = sa.select(sa.func.coalesce(sa.func.sum(days.events), 0)).where(
+        in_values(days.status, "statuses", sa.String()),
+        days.start_day > sa.bindparam("first_day", type_=sa.Date),
+        days.end_day < sa.bindparam("last_day", type_=sa.Date),
+    )
+    listable = (
+        in_values(event.c.status, "statuses", sa.String()),
+        event.c.hide_from_listings == sa.false(),
+    )
+    first = sa.select(sa.func.count()).where(
+        *listable,
+        event.c.start_at >= start_min,
+        event.c.start_at < first_edge,
+        event.c.end_at <= end_max,
+    )
+    last = sa.select(sa.func.count()).where(
+        *listable,
+        event.c.end_at >= last_edge,
+        event.c.end_at <= end_max,
+        event.c.start_at >= first_edge,
+    )
+    return sa.select(middle.scalar_subquery() + first.scalar_subquery() + last.scalar_subquery())
+
+
+WINDOW_COUNT = _window_count_stmt()
+
+
+_ANY_TIME = datetime(2000, 1, 1, tzinfo=UTC)
+_WINDOW_ONLY = EventListFilter((), start_min=_ANY_TIME, end_max=_ANY_TIME).shape()
+"""The shape of a filter with nothing but statuses and both ends of a window (the default
+listing); ``shape()[0]`` (one status or several) does not matter to :data:`WINDOW_COUNT`."""
+
+
+def counts_by_day(flt: EventListFilter) -> bool:
+    """Whether the total comes from ``event_day_count`` (:data:`WINDOW_COUNT`)."""
+    return flt.shape()[1:] == _WINDOW_ONLY[1:]
+
+
+def _window_count_params(flt: EventListFilter) -> dict[str, Any]:
+    assert flt.start_min is not None
+    assert flt.end_max is not None
+    first_day = flt.start_min.astimezone(UTC).date()
+    last_day = flt.end_max.astimezone(UTC).date()
+    return {
+        "statuses": list(flt.statuses),
+        "start_min": flt.start_min,
+        "end_max": flt.end_max,
+        "first_day": first_day,
+        "last_day": last_day,
+        "first_edge": datetime.combine(first_day + timedelta(days=1), time(), UTC),
+        "last_edge": datetime.combine(last_day, time(), UTC),
+    }
 
 
 @lru_cache(maxsize=512)
-def event_page_stmt(shape: tuple[Any, ...]) -> sa.Select[Any]:
-    return (
-        sa.select(event)
-        .where(*_event_where(shape))
+def event_page_stmt(shape: tuple[Any, ...], search_index: bool = False) -> sa.Select[Any]:
+    """A page of the listing. The page's ids are found first (for the default listing, in
+    ``ix_event_listing`` alone, so skipping the rows of earlier pages reads no table rows),
+    then only those rows are read."""
+    source, conditions = _listing_source(search_index)
+    ids = (
+        sa.select(event.c.id, event.c.start_at)
+        .select_from(source)
+        .where(*conditions, *_event_where(shape))
         .order_by(event.c.start_at, event.c.id)
         .limit(sa.bindparam("limit", type_=sa.Integer))
         .offset(sa.bindparam("offset", type_=sa.Integer))
+        .subquery("page")
     )
+    return sa.select(event).join(ids, ids.c.id == event.c.id).order_by(ids.c.start_at, ids.c.id)
 
 
 async def count_events(conn: Connection, flt: EventListFilter) -> int:
-    return int(await conn.scalar(event_count_stmt(flt.shape()), flt.params()))
+    """The exact number of events the filter lists."""
+    if counts_by_day(flt):
+        return int(await conn.scalar(WINDOW_COUNT, _window_count_params(flt)))
+    stmt = event_count_stmt(flt.shape(), reads_search_index(flt, conn.dialect_name))
+    return int(await conn.scalar(stmt, flt.params()))
 
 
 async def page_of_events(
@@ -457,4 +618,5 @@ async def page_of_events(
     params = flt.params()
     params["limit"] = limit
     params["offset"] = offset
-    return await conn.all(event_page_stmt(flt.shape()), params)
+    stmt = event_page_stmt(flt.shape(), reads_search_index(flt, conn.dialect_name))
+    return await conn.all(stmt, params)

@@ -10,6 +10,8 @@ wall-clock times in the event's own zone (the original filters and sorts on thos
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import sqlalchemy as sa
 
 NAMING_CONVENTION = {
@@ -185,6 +187,8 @@ event = sa.Table(
     # The listing: status and hidden flag by equality, then the listing's order (start, id), so
     # a page reads only its own rows; the end is there for the window test (and the count).
     sa.Index("ix_event_listing", "status", "hide_from_listings", "start_at", "id", "end_at"),
+    # The listing's total counts the events ending on the window's last day through this one.
+    sa.Index("ix_event_listing_end", "status", "hide_from_listings", "end_at", "start_at"),
     sa.Index(None, "slug"),
     sa.Index(None, "venue_id"),
     sa.Index(None, "parent_id"),
@@ -196,6 +200,48 @@ event = sa.Table(
         sqlite_where=sa.text("status IN ('publish', 'future', 'private')"),
         postgresql_where=sa.text("status IN ('publish', 'future', 'private')"),
     ),
+)
+
+# ``search``: every word is a case-insensitive substring of the title, excerpt or description.
+# PostgreSQL answers those ILIKE tests from trigram indexes (pg_trgm); SQLite first narrows the
+# events down with an FTS5 trigram index, the virtual table ``event_search`` (migration 0008;
+# SQLAlchemy cannot declare virtual tables, so the schema checks skip it: ``in_schema``).
+SEARCH_FIELDS = ("title", "excerpt", "description")
+for _field in SEARCH_FIELDS:
+    sa.Index(
+        f"ix_event_{_field}_trigram",
+        event.c[_field],
+        postgresql_using="gin",
+        postgresql_ops={_field: "gin_trgm_ops"},
+    ).ddl_if(dialect="postgresql")
+SQLITE_SEARCH_TABLE = "event_search"
+
+
+def in_schema(dialect: str) -> Callable[[object, str | None, str, bool, object], bool]:
+    """Alembic's ``include_object`` for comparing a ``dialect`` database with ``metadata``:
+    leaves out the FTS5 table and its shadow tables, and the indexes of another database."""
+
+    def include(item: object, name: str | None, type_: str, reflected: bool, _: object) -> bool:
+        if type_ == "table" and (name or "").startswith(SQLITE_SEARCH_TABLE):
+            return False
+        condition = getattr(item, "_ddl_if", None)  # set by Index.ddl_if()
+        return condition is None or condition.dialect in (None, dialect)
+
+    return include
+
+
+event_day_count = sa.Table(
+    "event_day_count",
+    metadata,
+    # Listable events (``hide_from_listings`` false) per status and UTC days of start and end,
+    # so the listing's exact total reads a few hundred rows instead of every event of the
+    # window (services.events.count_events adds the two partial days at the window's edges).
+    # Triggers on ``event`` (migration 0007) keep it in the same transaction as every insert,
+    # update and delete of an event, whichever code writes it.
+    sa.Column("status", sa.String(20), primary_key=True),
+    sa.Column("start_day", sa.Date, primary_key=True),
+    sa.Column("end_day", sa.Date, primary_key=True),
+    sa.Column("events", sa.Integer, nullable=False),
 )
 
 event_organizer = sa.Table(

@@ -9,7 +9,7 @@ from sqlalchemy import pool
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import async_engine_from_config
 
-from eventcal.storage.tables import metadata
+from eventcal.storage.tables import in_schema, metadata
 
 config = context.config
 target_metadata = metadata
@@ -21,6 +21,7 @@ def _run(connection: Connection) -> None:
         target_metadata=target_metadata,
         render_as_batch=connection.dialect.name == "sqlite",
         compare_type=True,
+        include_object=in_schema(connection.dialect.name),
     )
     with context.begin_transaction():
         context.run_migrations()

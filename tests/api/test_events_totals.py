@@ -1,0 +1,167 @@
+"""The listing's total from ``event_day_count`` (migration 0007) stays exact: after every kind
+of write it equals a plain ``count(*)`` of the same events, for any window and statuses."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from functools import partial
+from typing import Any
+
+import pytest
+
+from eventcal.services import scheduling
+from eventcal.storage import queries as q
+from tests import factories
+from tests.conftest import NS, Api
+
+ALL_STATUSES = ("publish", "future", "draft", "pending", "private")
+WINDOWS = [
+    # The default listing's window at the recorded time (yesterday … +24 months).
+    (datetime(2026, 11, 21, tzinfo=UTC), datetime(2028, 11, 22, 23, 59, 59, tzinfo=UTC)),
+    # Edges inside days that have events, and a window of less than a day.
+    (datetime(2026, 12, 1, 10, 30, tzinfo=UTC), datetime(2026, 12, 3, 12, 0, tzinfo=UTC)),
+    (datetime(2026, 12, 1, 8, 0, tzinfo=UTC), datetime(2026, 12, 1, 21, 0, tzinfo=UTC)),
+    (datetime(2026, 12, 2, 0, 0, tzinfo=UTC), datetime(2027, 1, 1, 0, 0, tzinfo=UTC)),
+    # An inverted window.
+    (datetime(2026, 12, 3, tzinfo=UTC), datetime(2026, 12, 1, tzinfo=UTC)),
+]
+
+
+def assert_totals_exact(api: Api) -> None:
+    async def check() -> None:
+        async with api.database.read() as conn:
+            for start_min, end_max in WINDOWS:
+                for statuses in (("publish",), ALL_STATUSES):
+                    flt = q.EventListFilter(statuses, start_min=start_min, end_max=end_max)
+                    assert q.counts_by_day(flt)
+                    plain = await conn.scalar(q.event_count_stmt(flt.shape()), flt.params())
+                    assert await q.count_events(conn, flt) == plain, (start_min, end_max, statuses)
+
+    api.run(check)
+
+
+def make(api: Api, title: str, start: str, end: str | None = None, **fields: Any) -> int:
+    return api.run(
+        partial(factories.make_event, api.database, title, start=start, end=end, **fields)
+    )
+
+
+def test_totals_stay_exact_through_every_kind_of_write(api: Api, clock: Any) -> None:
+    assert_totals_exact(api)
+    # Events at the edges of the windows, over several days, in other zones, hidden, drafts.
+    make(api, "Morning", "2026-12-01 09:00:00")
+    make(api, "Evening", "2026-12-01 20:00:00", "2026-12-02 01:00:00")
+    make(api, "Three days", "2026-12-01 11:00:00", "2026-12-03 11:00:00")
+    make(api, "Tokyo", "2026-12-02 08:00:00", timezone="Asia/Tokyo")
+    make(api, "Hidden", "2026-12-02 10:00:00", hide_from_listings=True)
+    draft = make(api, "Draft", "2026-12-02 12:00:00", status="draft")
+    make(api, "First day", "2026-11-21 00:00:00")
+    make(api, "Last day", "2028-11-22 22:00:00", "2028-11-22 23:59:59")
+    make(api, "After the window", "2028-11-22 23:00:00", "2028-11-23 01:00:00")
+    assert_totals_exact(api)
+
+    created = api.post(
+        f"{NS}/events",
+        json={"title": "Created", "start_date": "2026-12-01 10:00", "end_date": "2026-12-01 12:00"},
+    ).json()
+    assert_totals_exact(api)
+    for change in (
+        {"start_date": "2026-12-03 09:00", "end_date": "2026-12-03 13:00"},
+        {"hide_from_listings": True},
+        {"hide_from_listings": False},
+        {"status": "draft"},
+        {"status": "publish"},
+        {"all_day": True},
+        {"timezone": "America/New_York"},
+    ):
+        assert api.post(f"{NS}/events/{created['id']}", json=change).status_code == 200, change
+        assert_totals_exact(api)
+    assert api.post(f"{NS}/events/{draft}", json={"status": "publish"}).status_code == 200
+    assert_totals_exact(api)
+    assert api.delete(f"{NS}/events/{created['id']}").status_code == 200
+    assert_totals_exact(api)
+
+    scheduled = api.post(
+        f"{NS}/events",
+        json={
+            "title": "Scheduled",
+            "date": "2026-11-23 09:00:00",
+            "start_date": "2026-12-02 10:00",
+            "end_date": "2026-12-02 11:00",
+        },
+    ).json()
+    assert scheduled["status"] == "future"
+    assert_totals_exact(api)
+    clock.now += timedelta(days=2)
+    assert api.run(lambda: scheduling.publish_due(api.database, clock.now)) == 1
+    assert_totals_exact(api)
+
+
+def test_the_default_listing_total_comes_from_the_summary(api: Api) -> None:
+    for day in range(1, 6):
+        make(api, f"Day {day}", f"2026-12-{day:02d} 10:00:00")
+    make(api, "Hidden", "2026-12-02 10:00:00", hide_from_listings=True)
+    response = api.get(f"{NS}/events")
+    assert response.headers["x-tec-total"] == "5"
+    assert response.json()["total"] == 5
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "search=day",
+        "categories=1",
+        "starts_after=2026-12-02",
+        "featured=1",
+        "start_date=2026-12-02",
+    ],
+)
+def test_other_filters_count_the_events(api: Api, query: str) -> None:
+    """Filters the summary cannot answer fall back to counting the rows (still exact)."""
+    for day in range(1, 6):
+        make(api, f"Day {day}", f"2026-12-{day:02d} 10:00:00")
+    response = api.get(f"{NS}/events?{query}")
+    assert response.status_code in (200, 400), response.text
+    if response.status_code == 200:
+        assert int(response.headers["x-tec-total"]) == len(response.json()["events"])
+
+
+# --- search: the SQLite FTS5 index (migration 0008) follows every write ----------------------
+
+
+def searched(api: Api, words: str) -> list[int]:
+    response = api.get(f"{NS}/events", params={"search": words})
+    assert response.status_code == 200, response.text
+    assert int(response.headers["x-tec-total"]) == len(response.json()["events"])
+    return [e["id"] for e in response.json()["events"]]
+
+
+def test_search_follows_creates_updates_and_trash(api: Api) -> None:
+    created = api.post(
+        f"{NS}/events",
+        json={
+            "title": "Late Jazz Night",
+            "description": "Bring your own saxophone.",
+            "start_date": "2026-12-01 20:00",
+            "end_date": "2026-12-01 23:00",
+        },
+    ).json()["id"]
+    other = make(api, "Book club", "2026-12-02 10:00:00", description="Jazz age novels")
+    assert sorted(searched(api, "jazz")) == sorted([created, other])
+    assert searched(api, "JAZZ nig") == [created]
+    assert searched(api, "saxophone") == [created]
+    assert searched(api, "ja") == [created, other]  # too short for the index: still found
+    assert searched(api, '"jazz night"') == [created]
+    assert searched(api, "jazz -saxophone") == [other]
+
+    api.post(f"{NS}/events/{created}", json={"title": "Early Blues Morning"})
+    assert searched(api, "jazz") == [other]
+    assert searched(api, "blues saxophone") == [created]
+    api.post(f"{NS}/events/{created}", json={"description": "Trumpets welcome."})
+    assert searched(api, "saxophone") == []
+    assert searched(api, "trumpet") == [created]
+    api.post(f"{NS}/events/{created}", json={"excerpt": "Ünïcode Ëxcerpt"})
+    assert searched(api, "Ünïcode") == [created]
+    api.delete(f"{NS}/events/{created}")
+    assert searched(api, "trumpet") == []
+    assert searched(api, "novels") == [other]
