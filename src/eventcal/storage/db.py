@@ -60,6 +60,11 @@ class DatabaseUnavailable(StorageError):
     """The database cannot be reached."""
 
 
+class TransactionConflict(DatabaseUnavailable):
+    """PostgreSQL broke a deadlock or a serialization conflict by rolling this transaction
+    back: nothing was written, and the same request sent again succeeds (so: 503, retry)."""
+
+
 # --- IN lists that do not change the statement text --------------------------------------------
 
 
@@ -453,6 +458,8 @@ def _pg_error(exc: Exception) -> Exception:
         return UniqueViolation(str(exc))
     if isinstance(exc, asyncpg.ForeignKeyViolationError):
         return ForeignKeyViolation(str(exc))
+    if isinstance(exc, asyncpg.TransactionRollbackError):  # deadlock, serialization failure
+        return TransactionConflict(str(exc))
     if isinstance(
         exc, OSError | asyncpg.CannotConnectNowError | asyncpg.ConnectionDoesNotExistError
     ):
