@@ -17,6 +17,7 @@ from starlette.types import Receive, Scope, Send
 from eventcal import logs
 from eventcal.api import Router, Services, build_router
 from eventcal.api.caching import ResponseCache
+from eventcal.api.routing import SECURITY_HEADERS
 from eventcal.config import Settings, load_settings
 from eventcal.errors import ConfigError
 from eventcal.services import dates as date_service
@@ -178,7 +179,10 @@ async def _json(
         (b"content-type", b"application/json; charset=UTF-8"),
         (b"content-length", str(len(content)).encode()),
         (b"cache-control", b"no-store"),
-        *((k.encode(), v.encode()) for k, v in (headers or {}).items()),
+        *(
+            (k.lower().encode(), v.encode())
+            for k, v in {**SECURITY_HEADERS, **(headers or {})}.items()
+        ),
     ]
     await send({"type": "http.response.start", "status": status, "headers": raw_headers})
     await send({"type": "http.response.body", "body": content})

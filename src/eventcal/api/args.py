@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence, Sized
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 MISSING: Any = object()
 MAX_INT = 2**31 - 1
 MAX_STRING = 65_535
+MAX_LIST_ITEMS = 500
+"""Most items a list of ids may hold (``include``, ``venue``, ``organizer`` filters…)."""
+MAX_TERMS = 100
+"""Most categories or tags an event write or a ``categories``/``tags`` filter may name."""
 
 
 class Invalid(Exception):
@@ -263,10 +267,17 @@ def csv_items(value: Any) -> list[Any] | None:
     return None
 
 
+def check_count(items: Sized, limit: int) -> None:
+    """A list longer than ``limit``: 400 naming the parameter and the limit."""
+    if len(items) > limit:
+        raise Invalid(N_("{param} has more than {max} items."), max=limit)
+
+
 def positive_int_list(value: Any, state: RequestState) -> list[int]:
     items = csv_items(value)
-    if not items or len(items) > 500:
+    if not items:
         raise Invalid()
+    check_count(items, MAX_LIST_ITEMS)
     numbers = []
     for item in items:
         number = as_int(item)

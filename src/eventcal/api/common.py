@@ -8,10 +8,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from eventcal.api.args import (
+    MAX_TERMS,
     Arg,
     Invalid,
     Parser,
     as_int,
+    check_count,
     csv_items,
     non_empty_string,
     parse_args,
@@ -22,14 +24,14 @@ from eventcal.api.args import (
 from eventcal.api.caching import matches_revision
 from eventcal.api.request import RequestState
 from eventcal.errors import ApiError, InvalidParams, MissingParams
-from eventcal.i18n import LANGUAGES, normalize_language
+from eventcal.i18n import LANGUAGES, N_, normalize_language
 from eventcal.services import dates as date_service
 from eventcal.services import linked as linked_service
 from eventcal.services import media as media_service
 from eventcal.services import posts
 from eventcal.services import users as user_service
 from eventcal.services.cost import normalise_cost_input
-from eventcal.services.linked import LinkedItem, parse_linked
+from eventcal.services.linked import MAX_LINKED, LinkedItem, parse_linked
 from eventcal.services.media import ImageRef
 from eventcal.services.pagination import clamp_per_page
 from eventcal.services.permissions import Actor
@@ -99,13 +101,21 @@ TRANSLATION_LANGUAGE = Arg(
 def time_value(value: Any, state: RequestState) -> Any:
     """A date-time the original's ``strtotime`` would read; the raw value is kept (services
     interpret it in the right time zone)."""
+    _no_nul(value)
     if date_service.parse_time(value, state.site.zone, state.now) is None:
         raise Invalid()
     return value
 
 
+def _no_nul(value: Any) -> None:
+    """The date parser reads NUL as a space; a date holding one is refused like any string."""
+    if isinstance(value, str) and "\x00" in value:
+        raise Invalid(N_("{param} must not contain NUL characters."))
+
+
 def site_time(value: Any, state: RequestState) -> datetime:
     """A date-time read in the site's zone (naive, site-local)."""
+    _no_nul(value)
     parsed = date_service.parse_time(value, state.site.zone, state.now)
     if parsed is None:
         raise Invalid()
@@ -171,8 +181,9 @@ def cost(value: Any, state: RequestState) -> list[str]:
 def term_values(value: Any, state: RequestState) -> list[TermValue]:
     """Categories/tags of a write: ids, slugs or names; ``""``/``[]`` means none."""
     values = split_term_values(value)
-    if values is None or len(values) > 100:
+    if values is None:
         raise Invalid()
+    check_count(values, MAX_TERMS)
     return values
 
 
@@ -181,6 +192,8 @@ def linked(kind: str, *, allow_csv: bool, inline_args: Sequence[Arg]) -> Parser:
     collection's own create parameters (spec events §4.3)."""
 
     async def parse(value: Any, state: RequestState) -> list[LinkedItem]:
+        if isinstance(value, list) or (allow_csv and isinstance(value, str)):
+            check_count(csv_items(value) or [], MAX_LINKED)
         items = parse_linked(value, allow_csv=allow_csv)
         if items is None:
             raise Invalid()

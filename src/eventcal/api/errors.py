@@ -20,7 +20,7 @@ def error_body(error: ApiError, language: str = "en") -> dict[str, Any]:
         names = ", ".join(error.params)
         message = translate(error.message, language, names=names)
         data["params"] = {
-            name: translate(p.message, language, **p.message_args)
+            name: translate(p.message, language, **{"param": name, **p.message_args})
             for name, p in error.params.items()
         }
         details = {name: dict(p.detail) for name, p in error.params.items() if p.detail}

@@ -8,10 +8,12 @@ from eventcal.api import common
 from eventcal.api import organizers as organizer_routes
 from eventcal.api import venues as venue_routes
 from eventcal.api.args import (
+    MAX_TERMS,
     Arg,
     Invalid,
     Params,
     boolean,
+    check_count,
     non_empty_string,
     positive_int,
     positive_int_list,
@@ -66,8 +68,9 @@ class TermFilter:
 def term_filter(taxonomy: str) -> Any:
     async def parse(value: Any, state: RequestState) -> TermFilter:
         values = term_service.split_term_values(value)
-        if not values or len(values) > 100:
+        if not values:
             raise Invalid()
+        check_count(values, MAX_TERMS)
         ids = await term_service.resolve_filter_terms(
             state.conn, taxonomy, values, state.call.translating
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, unquote_to_bytes
 
 import orjson
 
@@ -86,6 +86,30 @@ def parse_query(raw: bytes | str) -> dict[str, Any]:
         return {}
     text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
     return php_pairs_to_dict(parse_qsl(text, keep_blank_values=True, max_num_fields=None))
+
+
+def invalid_utf8_names(raw: bytes) -> list[str]:
+    """Names (before any ``[``) of query or form parameters whose name or value is not UTF-8
+    once percent-decoded: they are refused rather than read with replacement characters."""
+    if not raw:
+        return []
+    try:
+        unquote_to_bytes(raw.replace(b"+", b" ")).decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        return []  # UTF-8 sequences hold no ASCII byte: the whole is valid, so is every part
+    names: dict[str, None] = {}
+    for key, value in parse_qsl(
+        raw.decode("latin-1"), keep_blank_values=True, encoding="latin-1", max_num_fields=None
+    ):
+        try:
+            key.encode("latin-1").decode("utf-8")
+            value.encode("latin-1").decode("utf-8")
+        except UnicodeDecodeError:
+            name = key.encode("latin-1").decode("utf-8", errors="replace").split("[", 1)[0]
+            names[name] = None
+    return list(names)
 
 
 def is_json_type(content_type: str) -> bool:

@@ -31,6 +31,7 @@ from eventcal.api.client import client_address
 from eventcal.api.errors import error_body, internal_error_body, no_route
 from eventcal.api.params import (
     BodyError,
+    invalid_utf8_names,
     is_form_type,
     is_json_type,
     merge_sources,
@@ -39,8 +40,8 @@ from eventcal.api.params import (
     php_pairs_to_dict,
 )
 from eventcal.api.request import RequestState
-from eventcal.errors import ApiError, ServiceUnavailable
-from eventcal.i18n import LANGUAGES, negotiate, normalize_language
+from eventcal.errors import ApiError, InvalidParams, ParamError, ServiceUnavailable
+from eventcal.i18n import LANGUAGES, N_, negotiate, normalize_language
 from eventcal.services import users as user_service
 from eventcal.services.context import NAMESPACE, Site, Urls
 from eventcal.services.permissions import ANONYMOUS, Actor
@@ -58,16 +59,28 @@ LANGUAGE_SEGMENT = re.compile(
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 OVERRIDABLE = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
 JSON_TYPE = "application/json; charset=UTF-8"
-BASE_HEADERS = {
+SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
-    # The original does not expose X-TEC-Total*: browsers on other origins could not read them.
+    # A JSON API is never a page: no framing, no active content, no referrer from it.
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+}
+BASE_HEADERS = {
+    **SECURITY_HEADERS,
+    # The original does not expose X-TEC-Total* or ETag: browsers on other origins could not
+    # read the totals, nor send If-Match/If-None-Match without these in the allowed headers.
     "Access-Control-Expose-Headers": (
-        "X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages"
+        "X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag"
     ),
     "Access-Control-Allow-Headers": (
-        "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type"
+        "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, "
+        "If-Match, If-None-Match, X-HTTP-Method-Override"
     ),
 }
+CORS_METHODS = "OPTIONS, GET, POST, PUT, PATCH, DELETE"
+_ORIGIN = re.compile(r"null|[A-Za-z][A-Za-z0-9+.-]*://[A-Za-z0-9.\-\[\]:]+", re.ASCII)
+"""``Origin`` values echoed by CORS: ``null`` or ``scheme://host[:port]`` (nothing else)."""
 ENVELOPE_HEADERS = ("Allow", "X-TEC-Total", "X-TEC-TotalPages", "Location", "Retry-After")
 PUBLIC_CACHE_CONTROL = "public, no-cache"
 """Anonymous reads: any cache may keep them but must revalidate (``ETag``) before reuse."""
@@ -242,6 +255,7 @@ class Router:
         try:
             response = await self.respond(request)
             response.headers["X-Request-Id"] = rid
+            _finish_headers(response.headers, request.headers.get("origin"))
             await response(scope, receive, send)
             if access_log.isEnabledFor(logging.INFO):
                 method, path, status = request.method, request.scope["path"], response.status
@@ -356,6 +370,9 @@ class Router:
         if endpoint is None:
             del headers["Allow"]
             raise _add_headers(no_route(), headers)
+        not_utf8 = invalid_utf8_names(request.scope.get("query_string", b""))
+        if not_utf8:
+            raise _add_headers(_not_utf8(not_utf8), headers)
         reading = method in ("GET", "HEAD")
         conditional = request.headers.get("if-none-match") if reading else None
         key: tuple[Any, ...] | None = None
@@ -494,6 +511,9 @@ class Router:
                 )
                 raise error from exc
         if is_form_type(content_type):
+            not_utf8 = invalid_utf8_names(body)
+            if not_utf8:
+                raise _not_utf8(not_utf8)
             return {}, parse_query(body)
         return {}, {}
 
@@ -515,6 +535,24 @@ def _too_large(limit: int) -> ApiError:
         413,
         limit=limit,
     )
+
+
+def _not_utf8(names: Sequence[str]) -> InvalidParams:
+    return InvalidParams({name: ParamError(N_("{param} is not valid UTF-8.")) for name in names})
+
+
+def _finish_headers(headers: dict[str, str], origin: str | None) -> None:
+    """What every response carries, 304 and errors included: the security headers, and CORS
+    as WordPress sends it (``rest_send_cors_headers``): the caller's ``Origin`` echoed with the
+    methods and credentials allowed, and ``Vary: Origin`` so that caches keep them apart."""
+    for name, value in BASE_HEADERS.items():
+        headers.setdefault(name, value)
+    vary = headers.get("Vary")
+    headers["Vary"] = f"{vary}, Origin" if vary else "Origin"
+    if origin and _ORIGIN.fullmatch(origin):
+        headers["Access-Control-Allow-Origin"] = origin
+        headers["Access-Control-Allow-Methods"] = CORS_METHODS
+        headers["Access-Control-Allow-Credentials"] = "true"
 
 
 def _add_headers(error: ApiError, headers: dict[str, str]) -> ApiError:

@@ -7,11 +7,13 @@ from typing import Any
 
 from eventcal.api import common
 from eventcal.api.args import (
+    MAX_LIST_ITEMS,
     Arg,
     Invalid,
     Params,
     as_int,
     boolean,
+    check_count,
     csv_items,
     non_empty_string,
     positive_int,
@@ -33,8 +35,9 @@ def id_list(taxonomy: Taxonomy) -> Any:
 
     async def parse(value: Any, state: RequestState) -> list[int]:
         items = csv_items(value)
-        if not items or len(items) > 500:
+        if not items:
             raise Invalid()
+        check_count(items, MAX_LIST_ITEMS)
         ids = []
         for item in items:
             number = as_int(item)

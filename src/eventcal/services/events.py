@@ -82,8 +82,28 @@ def password_access(actor: Actor, row: Row, password: str | None, context_edit: 
     return password is not None and hmac.compare_digest(password.encode(), stored.encode())
 
 
-async def present(call: Call, row: Row, *, single: bool = False) -> dict[str, Any]:
+def lock_linked(actor: Actor, related: Related, password: str | None, context_edit: bool) -> None:
+    """Mark the embedded venues and organizers whose protected content the caller may not see
+    (spec README §6.4: the same rule as their own routes, with the request's ``password``)."""
+    rows = [*related.venues.values()]
+    rows.extend(o for items in related.organizers.values() for o in items)
+    related.locked = {
+        int(r["id"]) for r in rows if not password_access(actor, r, password, context_edit)
+    }
+
+
+async def present(
+    call: Call,
+    row: Row,
+    *,
+    single: bool = False,
+    password: str | None = None,
+    context_edit: bool = True,
+) -> dict[str, Any]:
+    """The event as a response body. Writes answer with ``context_edit`` (the writer sees the
+    protected content of what it may edit); reads pass the request's own."""
     related = await load_related(call, [row])
+    lock_linked(call.actor, related, password, context_edit)
     return event_json(
         row, related, call.urls, call.site, single=single, own_json_ld=not row["post_password"]
     )
@@ -123,7 +143,7 @@ async def read_event(
         raise Forbidden(
             "event-password-protected", "The requested event is not accessible without a password"
         )
-    return await present(call, row, single=True)
+    return await present(call, row, single=True, password=password, context_edit=context_edit)
 
 
 # --- listing ---------------------------------------------------------------------------------
@@ -307,6 +327,7 @@ async def list_events(call: Call, query: EventListQuery) -> Page:
         search_words=words,
         excluded_words=excluded,
         search_language=call.translating,
+        search_protected=bool(words or excluded) and call.actor.can(Cap.EDIT_OTHERS),
         category_ids=_tuple(category_ids),
         tag_ids=_tuple(query.tag_ids),
         venue_ids=_tuple(query.venue_ids),
@@ -324,6 +345,7 @@ async def list_events(call: Call, query: EventListQuery) -> Page:
     if page.offset < total:
         rows = await q.page_of_events(call.conn, flt, page.per_page, page.offset)
         related = await load_related(call, rows)
+        lock_linked(call.actor, related, None, query.context_edit)
         page.items = [
             event_json(
                 row,

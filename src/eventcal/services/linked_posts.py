@@ -199,6 +199,8 @@ async def read(
 
 # --- listing ---------------------------------------------------------------------------------
 
+PROTECTED_COLUMNS = ("description", "excerpt")
+"""What a post password hides (with the image) from callers without access."""
 _FRAGMENT = re.compile(r"[A-Za-z0-9-]+")
 MAX_FRAGMENTS = 10
 
@@ -275,7 +277,7 @@ def _upcoming(kind: LinkedKind, own_author: bool) -> sa.ColumnElement[bool]:
 
 
 def _where(kind: LinkedKind, shape: tuple[Any, ...]) -> list[sa.ColumnElement[bool]]:
-    own_author, n_fragments, translated, by_event, has_events, upcoming = shape
+    own_author, n_fragments, translated, by_event, has_events, upcoming, search_protected = shape
     table = kind.table
     where: list[sa.ColumnElement[bool]] = [in_values(table.c.status, "statuses", sa.String())]
     if own_author:
@@ -284,19 +286,30 @@ def _where(kind: LinkedKind, shape: tuple[Any, ...]) -> list[sa.ColumnElement[bo
         )
     if n_fragments:
         names = [f"frag{i}" for i in range(n_fragments)]
-        matches = [
-            sa.and_(
-                *(
-                    table.c[column].ilike(sa.bindparam(name, type_=sa.String), escape="\\")
-                    for name in names
+
+        def match(columns: Sequence[str]) -> sa.ColumnElement[bool]:
+            matches = [
+                sa.and_(
+                    *(
+                        table.c[column].ilike(sa.bindparam(name, type_=sa.String), escape="\\")
+                        for name in names
+                    )
                 )
-            )
-            for column in kind.search_columns
-        ]
-        if translated:
-            fields = [c for c in kind.search_columns if c in translations.FIELDS[kind.name]]
-            matches.append(q.translated_match(kind.name, table.c.id, fields, names))
-        where.append(sa.or_(*matches))
+                for column in columns
+            ]
+            fields = [c for c in columns if c in translations.FIELDS[kind.name]]
+            if translated and fields:
+                matches.append(q.translated_match(kind.name, table.c.id, fields, names))
+            return sa.or_(*matches)
+
+        if search_protected:
+            where.append(match(kind.search_columns))
+        else:
+            # The protected content (description, excerpt) of password-protected items is not
+            # searched for callers who may not read it all: a match would reveal it (§6.4).
+            public = [c for c in kind.search_columns if c not in PROTECTED_COLUMNS]
+            hidden = [c for c in kind.search_columns if c in PROTECTED_COLUMNS]
+            where.append(sa.or_(match(public), sa.and_(table.c.post_password == "", match(hidden))))
     if by_event:
         where.append(
             in_values(table.c.id, "event_item_ids"),
@@ -356,6 +369,7 @@ async def list_items(call: Call, kind: LinkedKind, query: LinkedListQuery) -> Pa
         query.event_id is not None,
         query.has_events,
         query.only_with_upcoming,
+        bool(fragments) and call.actor.can(Cap.EDIT_OTHERS),
     )
     count_stmt, page_stmt = _statements(kind, shape)
     total = int(await call.conn.scalar(count_stmt, params))

@@ -45,6 +45,9 @@ class Related:
     media: dict[int, Row] = field(default_factory=dict)
     texts: Texts = field(default_factory=lambda: Texts("en", "en"))
     """Translations of the events and of everything they link to."""
+    locked: set[int] = field(default_factory=set)
+    """Venues and organizers whose password-protected content the caller may not see (their
+    description, excerpt and image are blanked where events embed them: spec README §6.4)."""
 
 
 def author_string(author_id: int | None) -> str:
@@ -398,6 +401,7 @@ def event_json(
             related.media,
             languages=texts.languages("venue", int(venue_row["id"])),
             json_ld=single,
+            protected=int(venue_row["id"]) in related.locked,
         )
     else:
         data["venue"] = []
@@ -410,6 +414,7 @@ def event_json(
             related.media,
             languages=texts.languages("organizer", int(o["id"])),
             json_ld=single,
+            protected=int(o["id"]) in related.locked,
         )
         for o in organizers
     ]
@@ -459,7 +464,10 @@ def event_json_ld(
     ld["startDate"] = iso_with_offset(start_local, zone)
     ld["endDate"] = iso_with_offset(end_local, zone)
     if venue_row is not None:
-        ld["location"] = data["venue"].get("json_ld") or venue_json_ld(venue_row, urls, False)
+        location = data["venue"].get("json_ld")
+        if location is None:  # a protected venue: its place without its description (§6.4)
+            location = {**venue_json_ld(venue_row, urls, False), "description": ""}
+        ld["location"] = location
     if organizers:
         ld["organizer"] = data["organizer"][0].get("json_ld", {"name": organizers[0]["title"]})
     if cost_values:
