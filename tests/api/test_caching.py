@@ -3,12 +3,15 @@ never serve a body older than the data, whichever process wrote it."""
 
 from __future__ import annotations
 
+import tracemalloc
 from collections.abc import Iterator
 from datetime import timedelta
 
+import orjson
 import pytest
 from starlette.testclient import TestClient
 
+from eventcal.api.caching import Built, ResponseCache
 from eventcal.app import create_app
 from eventcal.config import Settings
 from tests.conftest import NS, Api, Clock
@@ -139,3 +142,21 @@ def test_writes_are_tagged_with_the_revision_and_errors_not_at_all(api: Api) -> 
     response = api.post(f"{NS}/events", json={"title": "X", **EVENT})
     assert response.headers["etag"].startswith('"r1-')
     assert "etag" not in api.get(f"{NS}/events/999").headers
+
+
+def test_cached_bodies_hold_only_their_own_size() -> None:
+    """The cache's memory bound holds: a kept body costs its length, not the JSON encoder's
+    working buffer (orjson hands out 64 KiB buffers for bodies of a few KB)."""
+    cache = ResponseCache(max_bytes=64 * 1024 * 1024)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for i in range(200):
+            body = orjson.dumps({"id": i, "description": "x" * 5000})
+            cache.put(("key", i), 1, Built(200, {}, body, ""))
+        del body
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(cache) == 200
+    assert kept < 200 * 8 * 1024, f"{kept / 200:.0f} bytes per entry"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 
@@ -100,6 +100,9 @@ class ResponseCache:
         cost = len(built.body) + 512
         if cost > self.max_bytes // 8:
             return
+        # orjson returns its output in a buffer of 64 KiB or more, whatever the length: kept
+        # as it is, a 5 KB body would hold 64 KiB. Keep an exact copy instead.
+        built = replace(built, body=bytes(memoryview(built.body)))
         old = self._entries.pop(key, None)
         if old is not None:
             self.size -= len(old.built.body) + 512
