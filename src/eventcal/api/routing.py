@@ -46,7 +46,7 @@ from eventcal.services import users as user_service
 from eventcal.services.context import NAMESPACE, Site, Urls
 from eventcal.services.permissions import ANONYMOUS, Actor
 from eventcal.services.throttle import DEFAULT_POLICY, LoginPolicy
-from eventcal.storage.db import Database, DatabaseUnavailable, data_version
+from eventcal.storage.db import Database, DatabaseUnavailable
 from eventcal.timezones import to_local
 
 log = logging.getLogger("eventcal.api")
@@ -383,23 +383,23 @@ class Router:
                 raw = merge_sources(*await self._read_body(request), query)
                 negotiated.choose(raw, services.site.default_language)
             database = services.database
+            if reading and endpoint.cacheable:
+                # The version is read before any data, so a body is never older than it.
+                version = await database.current_version()
+                key = (
+                    route.pattern,
+                    path,
+                    request.scope.get("query_string", b""),
+                    negotiated.language,
+                    urls.rest,
+                    actor.user_id,
+                    to_local(now, services.site.zone).date(),
+                )
+                cached = services.cache.get(key, version)
+                if cached is not None:
+                    return _send(cached, conditional, head=head)
             context = database.transaction() if endpoint.writes else database.read()
             async with context as conn:
-                if reading and endpoint.cacheable:
-                    # The version is read before any data, so a body is never older than it.
-                    version = await data_version(conn)
-                    key = (
-                        route.pattern,
-                        path,
-                        request.scope.get("query_string", b""),
-                        negotiated.language,
-                        urls.rest,
-                        actor.user_id,
-                        to_local(now, services.site.zone).date(),
-                    )
-                    cached = services.cache.get(key, version)
-                    if cached is not None:
-                        return _send(cached, conditional, head=head)
                 state = self._state(
                     method=method,
                     path_params=path_params,

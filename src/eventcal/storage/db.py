@@ -21,7 +21,7 @@ import contextlib
 import sqlite3
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import Any, Protocol
 from urllib.parse import unquote, urlsplit
@@ -228,6 +228,12 @@ class Database(ABC):
     @abstractmethod
     def read(self) -> contextlib.AbstractAsyncContextManager[Connection]:
         """A connection for reading (autocommit; sees committed data)."""
+
+    async def current_version(self) -> int:
+        """The data version now: read after this call began, so it counts every write
+        committed before (a response built from data read afterwards is never older)."""
+        async with self.read() as conn:
+            return await data_version(conn)
 
     @abstractmethod
     def transaction(
@@ -483,6 +489,12 @@ class PostgresDatabase(Database):
         self.dsn = postgres_dsn(url)
         self.pool_size = pool_size
         self._pool: Any = None
+        self._versions = SharedReads(super().current_version)
+
+    async def current_version(self) -> int:
+        """One query answers every request that asked while the previous one ran (a round
+        trip per request would cost PostgreSQL more than serving a cached response)."""
+        return await self._versions.get()
 
     async def startup(self) -> None:
         import asyncpg
@@ -529,6 +541,41 @@ class PostgresDatabase(Database):
                 raise
             else:
                 await tx.commit()
+
+
+class SharedReads:
+    """One read answering every caller that asked since the previous read began.
+
+    A caller never gets the answer of a read that began before it asked (that read could miss a
+    write the caller already saw acknowledged): it joins the next read, which begins when the
+    running one ends. So each answer is as fresh as a read of the caller's own, and under load
+    one read serves a whole batch of callers.
+    """
+
+    def __init__(self, read: Callable[[], Awaitable[int]]) -> None:
+        self._read = read
+        self._waiting: asyncio.Future[int] | None = None
+        """The next read's answer, for the callers that asked since the running read began."""
+        self._runner: asyncio.Task[None] | None = None
+
+    async def get(self) -> int:
+        if self._waiting is None:
+            self._waiting = asyncio.get_running_loop().create_future()
+        waiting = self._waiting
+        if self._runner is None:
+            self._runner = asyncio.create_task(self._run())
+        return await asyncio.shield(waiting)
+
+    async def _run(self) -> None:
+        try:
+            while self._waiting is not None:
+                answer, self._waiting = self._waiting, None
+                try:
+                    answer.set_result(await self._read())
+                except Exception as exc:
+                    answer.set_exception(exc)
+        finally:
+            self._runner = None
 
 
 BUMP_DATA_VERSION = "UPDATE data_version SET version = version + 1 WHERE id = 1"
