@@ -3,7 +3,6 @@ start it, and server processes to kill: faults that cannot be injected into a sh
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import glob
 import os
@@ -17,8 +16,6 @@ from pathlib import Path
 import pytest
 
 from eventcal.storage import migrate
-from eventcal.storage.db import create_database
-from tests import factories
 from tests.processes.conftest import free_port
 
 
@@ -88,18 +85,3 @@ def private_postgres() -> Iterator[PrivatePostgres]:
         with contextlib.suppress(subprocess.CalledProcessError):
             cluster.stop("immediate")
         shutil.rmtree(root, ignore_errors=True)
-
-
-def prepare(database_url: str, password_hash: str) -> None:
-    """Empty the database and add the administrator ``admin``."""
-
-    async def run() -> None:
-        db = create_database(database_url)
-        await db.startup()
-        try:
-            await factories.empty_database(db)
-            await factories.add_user(db, "admin", "administrator", password_hash)
-        finally:
-            await db.shutdown()
-
-    asyncio.run(run())

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import httpx2
 
-from tests.faults.conftest import PrivatePostgres, prepare
-from tests.processes.conftest import AUTH, start_server
+from tests.faults.conftest import PrivatePostgres
+from tests.processes.conftest import AUTH, prepare, start_server
 
 NS = "/cal/events/v1"
 EVENT = {

@@ -18,8 +18,7 @@ import httpx2
 
 from eventcal.storage import migrate
 from eventcal.storage.db import sqlite_path
-from tests.faults.conftest import prepare
-from tests.processes.conftest import AUTH, start_server
+from tests.processes.conftest import AUTH, prepare, start_server
 
 NS = "/cal/events/v1"
 EVENT = {

@@ -25,8 +25,8 @@ from eventcal.storage.tables import (
     translation,
     venue,
 )
-from tests.faults.conftest import PrivatePostgres, prepare
-from tests.processes.conftest import AUTH, Server, start_server
+from tests.faults.conftest import PrivatePostgres
+from tests.processes.conftest import AUTH, Server, prepare, start_server
 
 NS = "/cal/events/v1"
 WRITES = 80

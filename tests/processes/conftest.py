@@ -83,11 +83,10 @@ def start_server(database_url: str, log: Path, *, workers: int = 1) -> Server:
 AUTH = {"Authorization": "Basic " + base64.b64encode(f"admin:{PASSWORD}".encode()).decode()}
 
 
-@pytest.fixture
-def empty_database(database_url: str, password_hash: str) -> str:
-    """The session's database, emptied, with an administrator ``admin``."""
+def prepare(database_url: str, password_hash: str) -> None:
+    """Empty the database and add the administrator ``admin``."""
 
-    async def prepare() -> None:
+    async def run() -> None:
         db = create_database(database_url)
         await db.startup()
         try:
@@ -96,7 +95,13 @@ def empty_database(database_url: str, password_hash: str) -> str:
         finally:
             await db.shutdown()
 
-    asyncio.run(prepare())
+    asyncio.run(run())
+
+
+@pytest.fixture
+def empty_database(database_url: str, password_hash: str) -> str:
+    """The session's database, emptied, with an administrator ``admin``."""
+    prepare(database_url, password_hash)
     return database_url
 
 
