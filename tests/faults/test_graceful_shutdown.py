@@ -52,7 +52,7 @@ def test_a_stopped_server_finishes_the_requests_in_flight(
 
             writer = threading.Thread(target=create)
             writer.start()
-            time.sleep(1.0)  # the request is now waiting for the lock inside the server
+            time.sleep(2.0)  # the request is now waiting for the lock inside the server
             assert not answers, "the write did not wait for the lock"
             server.process.send_signal(signal.SIGTERM)
             time.sleep(0.5)
