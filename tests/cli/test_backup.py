@@ -266,25 +266,19 @@ def test_round_trip_sqlite_postgres_sqlite_gives_the_same_responses(
     ] == ("Jazznacht")
     assert expected[f"None {NS}/events?search=jazz"][2]["total"] == 1
 
-    between = first
-    if PG_URL:
-        postgres = empty_postgres()
-        assert cli(monkeypatch, postgres, "import", str(first)) == 0
-        with site(postgres, password_hash) as api:
+    def move(url: str, source: Path, name: str) -> Path:
+        """Import ``source`` into ``url``: the same responses; its export: the same rows."""
+        assert cli(monkeypatch, url, "import", str(source)) == 0
+        with site(url, password_hash) as api:
             api.users = {"administrator": ids["admin"]}
             assert responses(api, ids) == expected
-        between = tmp_path / "between.jsonl"
-        assert cli(monkeypatch, postgres, "export", str(between), "--with-secrets") == 0
-        assert rows_of(between) == rows_of(first)
+        exported = tmp_path / name
+        assert cli(monkeypatch, url, "export", str(exported), "--with-secrets") == 0
+        assert rows_of(exported) == rows_of(first)
+        return exported
 
-    target = sqlite_url(tmp_path, "target.db", migrated=False)
-    assert cli(monkeypatch, target, "import", str(between)) == 0
-    with site(target, password_hash) as api:
-        api.users = {"administrator": ids["admin"]}
-        assert responses(api, ids) == expected
-    last = tmp_path / "last.jsonl"
-    assert cli(monkeypatch, target, "export", str(last), "--with-secrets") == 0
-    assert rows_of(last) == rows_of(first)
+    between = move(empty_postgres(), first, "between.jsonl") if PG_URL else first
+    move(sqlite_url(tmp_path, "target.db", migrated=False), between, "last.jsonl")
 
 
 # --- import semantics --------------------------------------------------------------------------
