@@ -1,0 +1,144 @@
+"""SQLite group commit: writers queued together share one ``COMMIT``, each one's error rolls
+back only its own writes, nothing returns before it is durable, and a failed ``COMMIT`` fails
+every member of its batch."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from eventcal.storage import migrate
+from eventcal.storage.db import DatabaseUnavailable, SQLiteDatabase, data_version
+
+
+@pytest.fixture(scope="module")
+def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("group-commit") / "template.db"
+    migrate.upgrade(f"sqlite:///{path}")
+    return path
+
+
+@pytest.fixture
+def path(migrated: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "db.sqlite"
+    copy.write_bytes(migrated.read_bytes())
+    with sqlite3.connect(copy) as conn:
+        conn.execute("CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+        conn.execute(
+            "CREATE TABLE child (id INTEGER PRIMARY KEY,"
+            " note_id INTEGER NOT NULL REFERENCES note (id))"
+        )
+    return copy
+
+
+def notes(path: Path) -> list[str]:
+    """What a fresh connection (another process, after a power cut) sees."""
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        return [row[0] for row in conn.execute("SELECT text FROM note ORDER BY id")]
+
+
+def run(path: Path, scenario: Callable[[SQLiteDatabase], Awaitable[None]]) -> SQLiteDatabase:
+    async def main() -> SQLiteDatabase:
+        db = SQLiteDatabase(f"sqlite:///{path}")
+        await db.startup()
+        try:
+            await scenario(db)
+        finally:
+            await db.shutdown()
+        return db
+
+    return asyncio.run(main())
+
+
+async def write(db: SQLiteDatabase, path: Path, text: str, seen: dict[str, list[str]]) -> None:
+    async with db.transaction() as conn:
+        raw = conn.raw  # type: ignore[attr-defined]
+        raw.execute("INSERT INTO note (text) VALUES (?)", (text,))
+        if text.startswith("bad"):
+            raise ValueError(text)
+    # Returned: already durable, visible to any other connection.
+    seen[text] = notes(path)
+
+
+def test_writers_queued_together_share_one_commit_and_each_returns_durable(path: Path) -> None:
+    seen: dict[str, list[str]] = {}
+
+    async def scenario(db: SQLiteDatabase) -> None:
+        async with db.read() as conn:
+            before = await data_version(conn)
+        await asyncio.gather(*(write(db, path, f"note {i}", seen) for i in range(5)))
+        async with db.read() as conn:
+            assert await data_version(conn) == before + 5  # one step per write, as before
+        assert db.commits == 1
+
+    db = run(path, scenario)
+    assert db.commits == 1
+    expected = [f"note {i}" for i in range(5)]
+    assert notes(path) == expected
+    for text in expected:
+        assert text in seen[text]
+
+
+def test_a_lone_writer_commits_at_once_and_the_next_one_opens_a_new_batch(path: Path) -> None:
+    seen: dict[str, list[str]] = {}
+
+    async def scenario(db: SQLiteDatabase) -> None:
+        await write(db, path, "first", seen)
+        assert seen["first"] == ["first"]
+        await write(db, path, "second", seen)
+        assert db.commits == 2
+
+    run(path, scenario)
+    assert notes(path) == ["first", "second"]
+
+
+def test_an_error_rolls_back_only_its_own_writes(path: Path) -> None:
+    seen: dict[str, list[str]] = {}
+
+    async def scenario(db: SQLiteDatabase) -> None:
+        results = await asyncio.gather(
+            write(db, path, "good 1", seen),
+            write(db, path, "bad 2", seen),
+            write(db, path, "good 3", seen),
+            return_exceptions=True,
+        )
+        assert results[0] is None and results[2] is None
+        assert isinstance(results[1], ValueError)
+        assert db.commits == 1
+
+    run(path, scenario)
+    assert notes(path) == ["good 1", "good 3"]
+    assert seen["good 3"] == ["good 1", "good 3"]
+
+
+def test_a_failed_commit_fails_every_member_and_writes_nothing(path: Path) -> None:
+    """A deferred foreign key is checked only at ``COMMIT``: the batch's commit fails."""
+
+    async def breaks_at_commit(db: SQLiteDatabase) -> None:
+        async with db.transaction() as conn:
+            raw = conn.raw  # type: ignore[attr-defined]
+            raw.execute("PRAGMA defer_foreign_keys = ON")
+            raw.execute("INSERT INTO note (text) VALUES ('broken')")
+            raw.execute("INSERT INTO child (note_id) VALUES (999)")
+
+    async def scenario(db: SQLiteDatabase) -> None:
+        async with db.read() as conn:
+            before = await data_version(conn)
+        results = await asyncio.gather(
+            write(db, path, "good", {}), breaks_at_commit(db), return_exceptions=True
+        )
+        assert all(isinstance(r, DatabaseUnavailable) for r in results), results
+        assert db.commits == 0
+        async with db.read() as conn:
+            assert await data_version(conn) == before
+        # The next writer starts a clean batch.
+        await write(db, path, "after", {})
+        assert db.commits == 1
+
+    run(path, scenario)
+    assert notes(path) == ["after"]
