@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import logging
 import re
 import time
@@ -577,11 +578,15 @@ class Outgoing:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         raw = [(b"content-length", str(len(self.body)).encode())]
-        raw.extend(
-            (k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in self.headers.items()
-        )
+        raw.extend((_header_name(k), v.encode("latin-1")) for k, v in self.headers.items())
         await send({"type": "http.response.start", "status": self.status, "headers": raw})
         await send({"type": "http.response.body", "body": self.body})
+
+
+@functools.lru_cache(maxsize=256)
+def _header_name(name: str) -> bytes:
+    """A header name as sent (lower case, encoded): our responses use a dozen names."""
+    return name.lower().encode("latin-1")
 
 
 def _json_response(
