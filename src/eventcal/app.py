@@ -202,7 +202,7 @@ def _require_schema(settings: Settings) -> None:
     """The embedded database must be at the code's schema revision (``eventcal serve`` migrates
     it first; other deployments run ``eventcal migrate``)."""
     current = migrate.current_revision_sqlite(sqlite_path(settings.database_url))
-    head = migrate.head_revision()
+    head = migrate.SCHEMA_REVISION
     if current != head:
         raise ConfigError(
             f"the database schema is at {current or 'nothing'}, the code needs {head}: "

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,6 +41,16 @@ def test_the_migrated_schema_is_the_declared_one(tmp_path: Path) -> None:
     migrate.upgrade(f"sqlite:///{path}")
     assert migrate.current_revision_sqlite(str(path)) == migrate.head_revision()
     assert _differences(path) == []
+
+
+def test_the_revision_workers_require_is_the_newest_migration() -> None:
+    """Workers compare the database with ``SCHEMA_REVISION`` without loading Alembic."""
+    assert migrate.head_revision() == migrate.SCHEMA_REVISION
+    code = "import sys, eventcal.app; print('alembic' in sys.modules)"
+    loaded = subprocess.run(  # noqa: S603 (our own interpreter and code)
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert loaded == "False"
 
 
 def test_every_migration_rolls_back_and_forward(tmp_path: Path) -> None:

@@ -1,17 +1,24 @@
-"""Apply, inspect and roll back migrations (Alembic) for either backend."""
+"""Apply, inspect and roll back migrations (Alembic) for either backend.
+
+Alembic is imported only by the functions that need it: a server worker checks the schema
+against :data:`SCHEMA_REVISION` and never loads Alembic and the migration scripts (~11 MB of
+memory per worker).
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
+from typing import TYPE_CHECKING
 
 from eventcal.storage.db import postgres_dsn, sqlite_path
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 MIGRATIONS = Path(__file__).parent / "migrations"
+SCHEMA_REVISION = "0008"
+"""The schema revision this code needs: the newest migration (a test checks it is Alembic's
+head, so a new migration cannot forget it)."""
 
 
 def sqlalchemy_url(database_url: str) -> str:
@@ -22,6 +29,8 @@ def sqlalchemy_url(database_url: str) -> str:
 
 
 def alembic_config(database_url: str) -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.set_main_option("sqlalchemy.url", sqlalchemy_url(database_url))
@@ -31,16 +40,22 @@ def alembic_config(database_url: str) -> Config:
 
 def upgrade(database_url: str, revision: str = "head") -> None:
     """Bring the schema up to ``revision`` (default: the newest)."""
+    from alembic import command
+
     command.upgrade(alembic_config(database_url), revision)
 
 
 def downgrade(database_url: str, revision: str) -> None:
     """Roll the schema back to ``revision`` (``base`` removes every table)."""
+    from alembic import command
+
     command.downgrade(alembic_config(database_url), revision)
 
 
 def head_revision() -> str | None:
-    """The newest revision the code knows."""
+    """The newest revision of the migration scripts (Alembic's head)."""
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory.from_config(alembic_config("sqlite:///:memory:")).get_current_head()
 
 
@@ -62,7 +77,7 @@ def current_revision_sqlite(path: str) -> str | None:
 
 
 __all__ = [
-    "MigrationContext",
+    "SCHEMA_REVISION",
     "alembic_config",
     "current_revision_sqlite",
     "downgrade",
