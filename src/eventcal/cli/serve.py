@@ -7,6 +7,7 @@ from typing import Any
 
 from eventcal.config import Settings
 from eventcal.storage import migrate
+from eventcal.storage.db import sqlite_path
 
 
 def register(commands: Any) -> None:
@@ -25,7 +26,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from granian.log import LogLevels
 
     if settings.is_sqlite:
-        migrate.upgrade(settings.database_url)
+        path = sqlite_path(settings.database_url)
+        # Workers are forked from this process: Alembic loaded here would stay in each one.
+        if migrate.current_revision_sqlite(path) != migrate.SCHEMA_REVISION:
+            migrate.upgrade(settings.database_url)
     server = Granian(
         "eventcal.app:asgi",
         address=args.host,
