@@ -35,6 +35,7 @@ unit: $(STAMP)
 
 ## Benchmark (not part of `make test`): see bench/README.md
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -c requirements/lock.txt -e '.[bench]'
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 ## Bring the message catalogs (src/eventcal/i18n/locales/*/LC_MESSAGES/eventcal.po) up to date with the source
@@ -44,7 +45,7 @@ messages: $(STAMP)
 ## Re-pin every dependency after changing pyproject.toml
 lock:
 	rm -rf /tmp/eventcal-lock && $(PYTHON) -m venv /tmp/eventcal-lock
-	/tmp/eventcal-lock/bin/pip install --quiet -e '.[dev]'
+	/tmp/eventcal-lock/bin/pip install --quiet -e '.[dev,bench]'
 	/tmp/eventcal-lock/bin/pip freeze --exclude-editable > requirements/lock.txt
 
 clean:

@@ -670,7 +670,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--profile",
         action="store_true",
-        help="also sample a scenario with py-spy (.venv/bin/pip install py-spy)",
+        help="also sample a scenario with py-spy (make bench installs it)",
     )
     parser.add_argument(
         "--profile-scenario",
@@ -691,7 +691,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.profile and not (BIN / "py-spy").exists():
-        raise SystemExit("--profile needs py-spy: .venv/bin/pip install py-spy")
+        raise SystemExit("--profile needs py-spy: run through `make bench`, which installs it")
     ensure_wrk()
     wrk_cpu = WRK_CPU
     if (os.cpu_count() or 1) < 2:
