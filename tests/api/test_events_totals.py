@@ -165,3 +165,40 @@ def test_search_follows_creates_updates_and_trash(api: Api) -> None:
     api.delete(f"{NS}/events/{created}")
     assert searched(api, "trumpet") == []
     assert searched(api, "novels") == [other]
+
+
+def test_the_index_is_asked_for_the_rarest_word_and_results_do_not_change(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``narrow_search_index`` (SQLite): with a rare word among common ones, only the rare
+    word goes to the index; every word still decides, so results equal the full intersection."""
+    for i in range(4):
+        make(api, f"Summer jazz {i}", f"2026-12-0{i + 1} 20:00:00", description="Open air gala")
+    rare = make(api, "Summer gala 9999", "2026-12-05 20:00:00")
+    make(api, "Winter 9999", "2026-12-06 20:00:00")  # the rare word without the others
+    monkeypatch.setattr(q, "PROBE_CAP", 3)
+
+    def narrowed(words: tuple[str, ...]) -> tuple[str, ...] | None:
+        async def run() -> tuple[str, ...] | None:
+            async with api.database.read() as conn:
+                flt = q.EventListFilter(("publish",), search_words=words)
+                return (await q.narrow_search_index(conn, flt)).index_words
+
+        return api.run(run)
+
+    if api.database.dialect_name == "sqlite":
+        assert narrowed(("summer", "gala", "9999")) == ("9999",)
+        assert narrowed(("summer", "gala")) is None  # both common: the index intersects them
+        assert narrowed(("summer",)) is None  # one word: nothing to choose
+        assert narrowed(("summer", "ga")) is None  # "ga" is too short for the index
+    else:
+        assert narrowed(("summer", "gala", "9999")) is None  # PostgreSQL: pg_trgm decides
+    queries = ("summer gala 9999", "9999 summer", "gala summer", "summer -9999", "air 9999")
+    found = {words: searched(api, words) for words in queries}
+    assert found["summer gala 9999"] == [rare]
+    assert found["9999 summer"] == [rare]
+    assert len(found["gala summer"]) == 5
+    assert rare not in found["summer -9999"]
+    assert found["air 9999"] == []
+    monkeypatch.setattr(q, "PROBE_CAP", 0)  # never narrowed: the plain intersection
+    assert {words: searched(api, words) for words in queries} == found

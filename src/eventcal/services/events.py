@@ -339,6 +339,7 @@ async def list_events(call: Call, query: EventListQuery) -> Page:
         near=near,
         ticketed=query.ticketed,
     )
+    flt = await q.narrow_search_index(call.conn, flt)
     link = _link_params(query, window, status_link, call.site.zone)
     total = await q.count_events(call.conn, flt)
     page = Page(items=[], total=total, page=query.page, per_page=query.per_page, link_params=link)

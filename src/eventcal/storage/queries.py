@@ -9,7 +9,7 @@ depends on the number of items.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, time, timedelta
 from functools import lru_cache
 from typing import Any
@@ -218,6 +218,9 @@ class EventListFilter:
     near: tuple[float, float, float] | None = None
     """(latitude, longitude, radius in km) around which venues must be."""
     ticketed: bool | None = None
+    index_words: tuple[str, ...] | None = None
+    """The words SQLite's search index is asked for (default: every word it can find); see
+    :func:`narrow_search_index`. The ILIKE tests of every word decide either way."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     def shape(self) -> tuple[Any, ...]:
@@ -251,10 +254,16 @@ class EventListFilter:
         """The FTS5 query (SQLite) for the events that contain every search word of 3
         characters or more in their own text, or None (no such word, or words may match a
         translation instead). See :func:`_listing_source`."""
-        indexed = [w for w in self.search_words if len(w) >= MIN_INDEXED_WORD]
+        indexed = self.indexed_words()
         if not indexed or self.search_language is not None:
             return None
-        return " AND ".join('"' + word.replace('"', '""') + '"' for word in indexed)
+        if self.index_words is not None:
+            indexed = list(self.index_words)
+        return " AND ".join(_phrase(word) for word in indexed)
+
+    def indexed_words(self) -> list[str]:
+        """The search words the trigram index can find (3 characters or more)."""
+        return [w for w in self.search_words if len(w) >= MIN_INDEXED_WORD]
 
     def params(self) -> dict[str, Any]:
         values: dict[str, Any] = {
@@ -360,6 +369,44 @@ def _cross_join_sqlite(element: _CrossJoin, compiler: Any, **kw: Any) -> str:
     left = compiler.process(element.left, **kw)
     right = compiler.process(element.right, **kw)
     return f"{left} CROSS JOIN {right} ON {compiler.process(element.onclause, **kw)}"
+
+
+def _phrase(word: str) -> str:
+    """An FTS5 string (a phrase of the word's trigrams)."""
+    return '"' + word.replace('"', '""') + '"'
+
+
+PROBE_CAP = 1000
+"""How many index matches of each word :func:`narrow_search_index` counts at most."""
+_INDEX_PROBE = sa.select(sa.func.count()).select_from(
+    sa.select(SEARCH_INDEX.c.rowid)
+    .where(SEARCH_INDEX.c[SQLITE_SEARCH_TABLE].match(sa.bindparam("match", type_=sa.String)))
+    .limit(sa.bindparam("cap", type_=sa.Integer))
+    .subquery("probe")
+)
+
+
+async def narrow_search_index(conn: Connection, flt: EventListFilter) -> EventListFilter:
+    """Ask SQLite's search index for the rarest word only, when one is rare.
+
+    For ``"Summer" AND "gala" AND "9999"`` FTS5 reads much of the list of every word: with
+    1,000,000 events 5.7 ms, against 0.2 ms for ``"9999"`` alone (280 events). So each word's
+    matches are counted up to :data:`PROBE_CAP` (~0.1 ms each), and when the rarest has fewer,
+    the index is asked for that word alone: the ILIKE tests of every word still decide, so the
+    result is the same. When every word is common, the index intersects them all as before
+    (reading 125,000 rows of one word would cost more than the intersection).
+    """
+    if not reads_search_index(flt, conn.dialect_name):
+        return flt
+    words = flt.indexed_words()
+    if len(words) < 2:
+        return flt
+    counts = []
+    for word in words:
+        found = await conn.scalar(_INDEX_PROBE, {"match": _phrase(word), "cap": PROBE_CAP})
+        counts.append((int(found or 0), -len(word), word))
+    fewest, _, rarest = min(counts)
+    return replace(flt, index_words=(rarest,)) if fewest < PROBE_CAP else flt
 
 
 def reads_search_index(flt: EventListFilter, dialect: str) -> bool:
