@@ -142,3 +142,31 @@ def test_a_failed_commit_fails_every_member_and_writes_nothing(path: Path) -> No
 
     run(path, scenario)
     assert notes(path) == ["after"]
+
+
+def test_after_sqlite_rolled_the_batch_back_later_members_write_nothing(path: Path) -> None:
+    """Some errors (disk full, I/O) make SQLite roll back the whole transaction: the members
+    that join afterwards must not write on their own, and every member fails."""
+
+    async def rolled_back(db: SQLiteDatabase) -> None:
+        async with db.transaction() as conn:
+            raw = conn.raw  # type: ignore[attr-defined]
+            raw.execute("INSERT INTO note (text) VALUES ('lost')")
+            raw.execute("ROLLBACK")  # what SQLite does by itself on such an error
+            raise sqlite3.OperationalError("disk I/O error")
+
+    async def scenario(db: SQLiteDatabase) -> None:
+        results = await asyncio.gather(
+            write(db, path, "before", {}),
+            rolled_back(db),
+            write(db, path, "after", {}),
+            return_exceptions=True,
+        )
+        assert isinstance(results[0], DatabaseUnavailable), results
+        assert isinstance(results[1], sqlite3.OperationalError), results
+        assert isinstance(results[2], DatabaseUnavailable), results
+        assert notes(path) == []
+        await write(db, path, "later", {})
+
+    run(path, scenario)
+    assert notes(path) == ["later"]

@@ -411,8 +411,14 @@ class SQLiteDatabase(Database):
             conn = self._write
             if conn is None:
                 raise DatabaseUnavailable("the database is not open")
-            batch = self._batch or self._open_batch(conn)
             raw = conn.raw
+            batch = self._batch
+            if batch is None:
+                batch = self._open_batch(conn)
+            elif not raw.in_transaction:
+                # An earlier member's error made SQLite roll the batch back; a savepoint now
+                # would start (and its release commit) a transaction of its own.
+                raise DatabaseUnavailable("the write transaction was rolled back")
             raw.execute("SAVEPOINT write_request")
             try:
                 yield conn
