@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 from starlette.types import Receive, Scope, Send
 
-from eventcal import logs
+from eventcal import logs, memory
 from eventcal.api import Router, Services, build_router
 from eventcal.api.caching import ResponseCache
 from eventcal.api.routing import SECURITY_HEADERS
@@ -94,13 +94,17 @@ def create_app(
             except DatabaseUnavailable:
                 log.warning("the database is unavailable at startup; retrying on demand")
         date_service.warm_up()
-        scheduler = asyncio.create_task(_publish_scheduled(db, services.clock))
+        background = [
+            asyncio.create_task(_publish_scheduled(db, services.clock)),
+            asyncio.create_task(memory.release_periodically()),
+        ]
         try:
             yield
         finally:
-            scheduler.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await scheduler
+            for task in background:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             await db.shutdown()
 
     return App(router, services, settings, lifespan)

@@ -1,0 +1,62 @@
+"""Giving freed memory back to the system.
+
+Cached response bodies (~6 KB each) are replaced all the time. With glibc, the memory they free
+stays in the process's heap in holes between longer-lived allocations: measured with
+PostgreSQL, a worker's Python objects stayed at 53 MB (tracemalloc) while its resident memory
+grew from 127 to 154 MB over a minute of ``GET /events/{id}``. ``malloc_trim(0)`` hands the free
+pages back; run every :data:`INTERVAL_SECONDS` it keeps the worker flat (a few milliseconds per
+call). Elsewhere than glibc (musl, macOS) there is nothing to call and nothing is done.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import ctypes.util
+import logging
+from collections.abc import Callable
+
+log = logging.getLogger(__name__)
+
+INTERVAL_SECONDS = 10.0
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return None
+    try:
+        libc = ctypes.CDLL(name)
+    except OSError:
+        return None
+    function = getattr(libc, "malloc_trim", None)
+    if function is None:
+        return None
+    function.argtypes = [ctypes.c_size_t]
+    function.restype = ctypes.c_int
+    return function  # type: ignore[no-any-return]
+
+
+_TRIM = _malloc_trim()
+
+
+def can_release() -> bool:
+    """Whether this C library can give freed heap memory back (glibc)."""
+    return _TRIM is not None
+
+
+def release() -> bool:
+    """Return the heap's free pages to the system now; whether any were."""
+    return bool(_TRIM(0)) if _TRIM is not None else False
+
+
+async def release_periodically() -> None:
+    """Run :func:`release` every :data:`INTERVAL_SECONDS` until cancelled."""
+    if not can_release():
+        return
+    while True:
+        await asyncio.sleep(INTERVAL_SECONDS)
+        try:
+            release()
+        except Exception:  # pragma: no cover - malloc_trim does not fail; never stop serving
+            log.exception("releasing memory failed")
