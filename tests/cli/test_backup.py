@@ -610,19 +610,11 @@ def _event_row(number: int, start: Any) -> dict[str, Any]:
     }
 
 
-def _export_peak(monkeypatch: pytest.MonkeyPatch, url: str, path: Path) -> int:
+def _peak(monkeypatch: pytest.MonkeyPatch, command: str, url: str, path: Path) -> int:
+    """The peak of traced memory while ``eventcal <command> <path>`` runs."""
     tracemalloc.start()
     try:
-        assert cli(monkeypatch, url, "export", str(path)) == 0
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
-def _import_peak(monkeypatch: pytest.MonkeyPatch, url: str, path: Path) -> int:
-    tracemalloc.start()
-    try:
-        assert cli(monkeypatch, url, "import", str(path)) == 0
+        assert cli(monkeypatch, url, command, str(path)) == 0
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -637,9 +629,9 @@ def test_export_and_import_stream_in_bounded_memory(
     asyncio.run(_add_events(small, 2_000))
     asyncio.run(_add_events(large, 20_000))
     # Warm up once: the first run imports modules and fills statement caches.
-    _export_peak(monkeypatch, small, tmp_path / "warm.jsonl")
-    small_peak = _export_peak(monkeypatch, small, tmp_path / "small.jsonl")
-    large_peak = _export_peak(monkeypatch, large, tmp_path / "large.jsonl")
+    _peak(monkeypatch, "export", small, tmp_path / "warm.jsonl")
+    small_peak = _peak(monkeypatch, "export", small, tmp_path / "small.jsonl")
+    large_peak = _peak(monkeypatch, "export", large, tmp_path / "large.jsonl")
     size = (tmp_path / "large.jsonl").stat().st_size
     assert size > 15_000_000
     assert large_peak < small_peak * 1.3
@@ -653,12 +645,12 @@ def test_export_and_import_stream_in_bounded_memory(
         counts = {**header["tables"], "post": events, "event": events}
         rows = [line for line in lines[1:] if int(orjson.loads(line)["row"]["id"]) <= events]
         part.write_bytes(orjson.dumps({**header, "tables": counts}) + b"\n" + b"".join(rows))
-    _import_peak(monkeypatch, sqlite_url(tmp_path, "warm.db"), tmp_path / "part-2000.jsonl")
-    small_import = _import_peak(
-        monkeypatch, sqlite_url(tmp_path, "a.db"), tmp_path / "part-2000.jsonl"
+    _peak(monkeypatch, "import", sqlite_url(tmp_path, "warm.db"), tmp_path / "part-2000.jsonl")
+    small_import = _peak(
+        monkeypatch, "import", sqlite_url(tmp_path, "a.db"), tmp_path / "part-2000.jsonl"
     )
-    large_import = _import_peak(
-        monkeypatch, sqlite_url(tmp_path, "b.db"), tmp_path / "part-10000.jsonl"
+    large_import = _peak(
+        monkeypatch, "import", sqlite_url(tmp_path, "b.db"), tmp_path / "part-10000.jsonl"
     )
     assert large_import < small_import * 1.3
     assert large_import < (tmp_path / "part-10000.jsonl").stat().st_size / 2
