@@ -38,10 +38,10 @@ from eventcal.services import events as event_service
 from eventcal.services import linked_posts
 from eventcal.services import terms as term_service
 from eventcal.services import users as user_service
-from eventcal.services.context import Call, Site, Urls
+from eventcal.context import Call, Site, Urls
 from eventcal.services.cost import store_cost
 from eventcal.services.linked import LinkedItem
-from eventcal.services.permissions import Actor, Role
+from eventcal.permissions import Actor, Role
 from eventcal.services.terms import TermValue
 from eventcal.storage import migrate
 from eventcal.storage.db import Connection, Database, create_database

@@ -166,9 +166,9 @@ class Api:
 def api(settings: Settings, clock: Clock, password_hash: str) -> Iterator[Api]:
     app = create_app(settings, clock=clock)
     with TestClient(app, base_url="http://127.0.0.1") as client:
-        services = app.state.services
-        helper = Api(client, services.database, password_hash)
-        helper.run(lambda: factories.empty_database(services.database))
+        runtime = app.state.runtime
+        helper = Api(client, runtime.database, password_hash)
+        helper.run(lambda: factories.empty_database(runtime.database))
         yield helper
 
 

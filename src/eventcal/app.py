@@ -9,29 +9,24 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
-from typing import Any
 
-import orjson
 from starlette.types import Receive, Scope, Send
 
 from eventcal import logs, memory
-from eventcal.api import Router, Services, build_router
-from eventcal.api.caching import ResponseCache
-from eventcal.api.routing import SECURITY_HEADERS
+from eventcal.api import build_router
 from eventcal.config import Settings, load_settings
+from eventcal.context import Site
 from eventcal.errors import ConfigError
+from eventcal.http import health
+from eventcal.http.conditional import ResponseCache
+from eventcal.http.router import Router, Runtime
+from eventcal.permissions import Actor
 from eventcal.services import dates as date_service
 from eventcal.services import scheduling
-from eventcal.services.context import Site
+from eventcal.services import users as user_service
 from eventcal.services.throttle import LoginPolicy
 from eventcal.storage import migrate
-from eventcal.storage.db import (
-    Database,
-    DatabaseUnavailable,
-    create_database,
-    data_version,
-    sqlite_path,
-)
+from eventcal.storage.db import Database, DatabaseUnavailable, create_database, sqlite_path
 
 log = logging.getLogger("eventcal")
 
@@ -71,15 +66,25 @@ def create_app(
         pool_size=settings.db_pool_size,
         busy_timeout_ms=settings.sqlite_busy_timeout_ms,
     )
-    services = Services(
+    now = clock or (lambda: datetime.now(UTC))
+    policy = login_policy_from(settings)
+
+    async def log_in(login: str, password: str, address: str) -> Actor:
+        user = await user_service.log_in(
+            db, login, password, address=address, now=now(), policy=policy
+        )
+        return user.actor()
+
+    runtime = Runtime(
         database=db,
         site=site_from(settings),
         public_url=settings.public_url,
-        clock=clock or (lambda: datetime.now(UTC)),
+        clock=now,
         cache=ResponseCache(settings.response_cache_mb * 1024 * 1024),
-        login_policy=login_policy_from(settings),
+        log_in=log_in,
+        trusted_proxies=policy.trusted_proxies,
     )
-    router = build_router(services)
+    router = build_router(runtime)
 
     @contextlib.asynccontextmanager
     async def lifespan() -> AsyncIterator[None]:
@@ -95,7 +100,7 @@ def create_app(
                 log.warning("the database is unavailable at startup; retrying on demand")
         date_service.warm_up()
         background = [
-            asyncio.create_task(_publish_scheduled(db, services.clock)),
+            asyncio.create_task(_publish_scheduled(db, now)),
             asyncio.create_task(memory.release_periodically()),
         ]
         try:
@@ -107,7 +112,7 @@ def create_app(
                     await task
             await db.shutdown()
 
-    return App(router, services, settings, lifespan)
+    return App(router, runtime, settings, lifespan)
 
 
 class App:
@@ -119,42 +124,26 @@ class App:
     def __init__(
         self,
         router: Router,
-        services: Services,
+        runtime: Runtime,
         settings: Settings,
         lifespan: Callable[[], contextlib.AbstractAsyncContextManager[None]],
     ) -> None:
         self.router = router
         self.lifespan = lifespan
-        self.state = SimpleNamespace(services=services, settings=settings, router=router)
+        self.state = SimpleNamespace(runtime=runtime, settings=settings, router=router)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind == "http":
             path = scope["path"]
             if path == "/healthz":
-                await _json(send, 200, {"status": "ok"})
+                await health.healthz()(scope, receive, send)
             elif path == "/readyz":
-                await self._ready(send)
+                await (await health.readyz(self.state.runtime.database))(scope, receive, send)
             else:
                 await self.router(scope, receive, send)
         elif kind == "lifespan":
             await self._lifespan(receive, send)
-
-    async def _ready(self, send: Send) -> None:
-        database = self.state.services.database
-        try:
-            async with database.read() as conn:
-                version = await data_version(conn)
-        except Exception:
-            log.warning("readiness check: the database is unavailable", exc_info=True)
-            body = {
-                "code": "db_unavailable",
-                "message": "The database is unavailable. Try again shortly.",
-                "data": {"status": 503},
-            }
-            await _json(send, 503, body, {"retry-after": "5"})
-            return
-        await _json(send, 200, {"status": "ready", "data_version": version})
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
         message = await receive()
@@ -173,23 +162,6 @@ class App:
             await context.__aexit__(None, None, None)
         finally:
             await send({"type": "lifespan.shutdown.complete"})
-
-
-async def _json(
-    send: Send, status: int, body: dict[str, Any], headers: dict[str, str] | None = None
-) -> None:
-    content = orjson.dumps(body)
-    raw_headers = [
-        (b"content-type", b"application/json; charset=UTF-8"),
-        (b"content-length", str(len(content)).encode()),
-        (b"cache-control", b"no-store"),
-        *(
-            (k.lower().encode(), v.encode())
-            for k, v in {**SECURITY_HEADERS, **(headers or {})}.items()
-        ),
-    ]
-    await send({"type": "http.response.start", "status": status, "headers": raw_headers})
-    await send({"type": "http.response.body", "body": content})
 
 
 async def _publish_scheduled(db: Database, clock: Callable[[], datetime]) -> None:

@@ -1,6 +1,6 @@
 """Domain errors with a stable ``code``.
 
-Services raise these; ``eventcal.api.errors`` is the one place that turns them into the original's
+Services raise these; ``eventcal.http.errors`` is the one place that turns them into the original's
 error body ``{"code", "message", "data": {"status", ...}}``. Messages are message ids with named
 placeholders; they are translated when the response is built, in the request's language.
 """

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
-from eventcal.api.args import (
+from eventcal.errors import InvalidParams, MissingParams
+from eventcal.http.args import (
     MAX_INT,
     Arg,
     Invalid,
@@ -23,10 +24,9 @@ from eventcal.api.args import (
     positive_int_list,
     truthy,
 )
-from eventcal.errors import InvalidParams, MissingParams
 
 if TYPE_CHECKING:
-    from eventcal.api.request import RequestState
+    from eventcal.http.request import RequestState
 
 # The parsers under test never look at the request state; a bare object stands in for it.
 STATE = cast("RequestState", object())

@@ -11,9 +11,9 @@ import orjson
 import pytest
 from starlette.testclient import TestClient
 
-from eventcal.api.caching import Built, ResponseCache
 from eventcal.app import create_app
 from eventcal.config import Settings
+from eventcal.http.conditional import Built, ResponseCache
 from tests.conftest import NS, Api, Clock
 
 EVENT = {"start_date": "2026-12-05 19:00:00", "end_date": "2026-12-05 22:00:00"}

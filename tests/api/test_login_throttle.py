@@ -18,10 +18,10 @@ import sqlalchemy as sa
 from starlette.requests import Request
 from starlette.testclient import TestClient
 
-from eventcal.api.client import client_address
 from eventcal.app import create_app
 from eventcal.config import Settings, load_settings
 from eventcal.errors import ConfigError, Unauthorized
+from eventcal.http.client import client_address
 from eventcal.services import users as user_service
 from eventcal.services.throttle import LoginPolicy, address_subject
 from eventcal.services.users import hash_password
@@ -59,7 +59,7 @@ def make_api(api: Api, settings: Settings, clock: Clock, password_hash: str) -> 
             client = stack.enter_context(
                 TestClient(app, base_url="http://127.0.0.1", client=(address, 50000))
             )
-            return Api(client, app.state.services.database, password_hash)
+            return Api(client, app.state.runtime.database, password_hash)
 
         yield make
 

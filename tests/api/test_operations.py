@@ -10,11 +10,12 @@ from dataclasses import replace
 import pytest
 from starlette.testclient import TestClient
 
-from eventcal.api.args import Params
-from eventcal.api.request import RequestState
-from eventcal.api.routing import Reply, Route
 from eventcal.app import create_app
 from eventcal.config import Settings
+from eventcal.http.args import Params
+from eventcal.http.request import RequestState
+from eventcal.http.responses import Reply
+from eventcal.http.router import Route
 from eventcal.logs import ACCESS, JsonFormatter
 from tests.conftest import NS, Api
 

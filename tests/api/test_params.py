@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from eventcal.api.params import (
+from eventcal.http.body import (
     MAX_DEPTH,
     MAX_PARAMS,
     BodyError,

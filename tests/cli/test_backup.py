@@ -62,7 +62,7 @@ def site(url: str, password_hash: str) -> Iterator[Api]:
     """The app on ``url``, with a client (the clock frozen like the other API tests)."""
     app = create_app(Settings(database_url=url, public_url="http://127.0.0.1"), clock=Clock())
     with TestClient(app, base_url="http://127.0.0.1") as client:
-        yield Api(client, app.state.services.database, password_hash)
+        yield Api(client, app.state.runtime.database, password_hash)
 
 
 def cli(monkeypatch: pytest.MonkeyPatch, url: str, *args: str) -> int:

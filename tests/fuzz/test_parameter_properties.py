@@ -15,7 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eventcal.api import build_routes
-from eventcal.api.args import (
+from eventcal.context import Call, Site, Urls
+from eventcal.errors import InvalidParams, MissingParams
+from eventcal.http.args import (
     MAX_INT,
     Arg,
     Invalid,
@@ -26,7 +28,7 @@ from eventcal.api.args import (
     positive_int_list,
     truthy,
 )
-from eventcal.api.params import (
+from eventcal.http.body import (
     MAX_DEPTH,
     MAX_PARAMS,
     BodyError,
@@ -37,10 +39,8 @@ from eventcal.api.params import (
     parse_query,
     php_pairs_to_dict,
 )
-from eventcal.api.request import RequestState
-from eventcal.errors import InvalidParams, MissingParams
-from eventcal.services.context import Site, Urls
-from eventcal.services.permissions import ANONYMOUS, Actor, Role
+from eventcal.http.request import RequestState
+from eventcal.permissions import ANONYMOUS, Actor, Role
 from tests.conftest import Api
 
 HOSTILE_TEXT = st.sampled_from(
@@ -289,12 +289,14 @@ def _state(actor: Actor, conn: Any = None, language: str = "en") -> RequestState
         method="POST",
         path_params={"id": "1", "slug": "jazz-night"},
         query={},
-        actor=actor,
-        site=Site.build("Europe/Berlin", 10),
-        urls=Urls.build("http://127.0.0.1"),
-        now=datetime(2026, 11, 22, 4, 46, tzinfo=UTC),
-        conn=conn,
-        language=language,
+        call=Call(
+            conn=conn,
+            actor=actor,
+            site=Site.build("Europe/Berlin", 10),
+            urls=Urls.build("http://127.0.0.1"),
+            now=datetime(2026, 11, 22, 4, 46, tzinfo=UTC),
+            language=language,
+        ),
     )
 
 

@@ -38,7 +38,7 @@ def replayed(database_url: str) -> dict[str, replay.Comparison]:
     }
     results: dict[str, replay.Comparison] = {}
     with TestClient(app, base_url=replay.PUBLIC_URL) as client:
-        db = app.state.services.database
+        db = app.state.runtime.database
         portal = client.portal
         assert portal is not None
         portal.call(factories.empty_database, db)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from eventcal.services.permissions import (
+from eventcal.permissions import (
     ANONYMOUS,
     CAPABILITIES,
     Actor,

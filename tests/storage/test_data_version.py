@@ -44,7 +44,7 @@ def test_the_scheduler_writes_only_when_something_is_due(api: Api) -> None:
     )
     assert scheduled.json()["status"] == "future", scheduled.text
     start = version(api)
-    now = api.client.app.state.services.clock()  # type: ignore[attr-defined]
+    now = api.client.app.state.runtime.clock()  # type: ignore[attr-defined]
     assert api.run(lambda: scheduling.publish_due(api.database, now)) == 0
     assert version(api) == start
     later = now + timedelta(days=2)

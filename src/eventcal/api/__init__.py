@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from eventcal.api import categories, events, index, organizers, tags, venues
 from eventcal.api.common import TRANSLATION_LANGUAGE
-from eventcal.api.routing import Route, Router, Services
+from eventcal.http.router import Route, Router, Runtime
 
 
 def _with_language(route: Route) -> Route:
@@ -29,8 +29,8 @@ def build_routes() -> list[Route]:
     return final
 
 
-def build_router(services: Services) -> Router:
-    return Router(build_routes(), services)
+def build_router(runtime: Runtime) -> Router:
+    return Router(build_routes(), runtime)
 
 
-__all__ = ["Router", "Services", "build_router", "build_routes"]
+__all__ = ["build_router", "build_routes"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from eventcal.api import terms
-from eventcal.api.routing import Route
+from eventcal.http.router import Route
 from eventcal.services.taxonomies import CATEGORIES
 
 

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from eventcal.api.args import (
+from eventcal.errors import ApiError, InvalidParams, MissingParams
+from eventcal.http.args import (
     MAX_TERMS,
     Arg,
     Invalid,
@@ -21,10 +22,10 @@ from eventcal.api.args import (
     string,
     type_error,
 )
-from eventcal.api.caching import matches_revision
-from eventcal.api.request import RequestState
-from eventcal.errors import ApiError, InvalidParams, MissingParams
+from eventcal.http.conditional import matches_revision
+from eventcal.http.request import RequestState
 from eventcal.i18n import LANGUAGES, N_, normalize_language
+from eventcal.permissions import Actor
 from eventcal.services import dates as date_service
 from eventcal.services import linked as linked_service
 from eventcal.services import media as media_service
@@ -34,7 +35,6 @@ from eventcal.services.cost import normalise_cost_input
 from eventcal.services.linked import MAX_LINKED, LinkedItem, parse_linked
 from eventcal.services.media import ImageRef
 from eventcal.services.pagination import clamp_per_page
-from eventcal.services.permissions import Actor
 from eventcal.services.terms import TermValue, split_term_values
 from eventcal.storage.db import Row
 from eventcal.timezones import canonical_timezone_name

@@ -7,7 +7,9 @@ from typing import Any
 from eventcal.api import common
 from eventcal.api import organizers as organizer_routes
 from eventcal.api import venues as venue_routes
-from eventcal.api.args import (
+from eventcal.api.pagination import archive_reply
+from eventcal.errors import InvalidParams, NotFound, ParamError, invalid
+from eventcal.http.args import (
     MAX_TERMS,
     Arg,
     Invalid,
@@ -20,16 +22,15 @@ from eventcal.api.args import (
     string,
     truthy,
 )
-from eventcal.api.pagination import archive_reply
-from eventcal.api.request import RequestState
-from eventcal.api.routing import Endpoint, Reply, Route
-from eventcal.errors import InvalidParams, NotFound, ParamError, invalid
+from eventcal.http.request import RequestState
+from eventcal.http.responses import Reply
+from eventcal.http.router import Endpoint, Route
+from eventcal.permissions import Actor, Cap
 from eventcal.schemas.openapi import ref
 from eventcal.services import dates as date_service
 from eventcal.services import events as event_service
 from eventcal.services import posts
 from eventcal.services import terms as term_service
-from eventcal.services.permissions import Actor, Cap
 from eventcal.storage import queries as q
 from eventcal.storage.tables import CATEGORY_TAXONOMY, TAG_TAXONOMY
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from eventcal.api.args import Arg, Params
 from eventcal.api.openapi import document
-from eventcal.api.request import RequestState
-from eventcal.api.routing import Endpoint, Reply, Route
+from eventcal.context import NAMESPACE
 from eventcal.errors import NotFound
+from eventcal.http.args import Arg, Params
+from eventcal.http.request import RequestState
+from eventcal.http.responses import Reply
+from eventcal.http.router import Endpoint, Route
 from eventcal.schemas.openapi import ref
-from eventcal.services.context import NAMESPACE
 
 
 def _any_string(value: Any, state: RequestState) -> Any:
@@ -29,8 +30,7 @@ def routes(all_routes: Callable[[], Sequence[Route]]) -> list[Route]:
         body = {
             "namespace": NAMESPACE,
             "routes": {
-                f"/{NAMESPACE}{route.pattern}": route.describe(state, state.urls)
-                for route in all_routes()
+                f"/{NAMESPACE}{route.pattern}": route.describe(state) for route in all_routes()
             },
             "_links": {"up": [{"href": f"{state.urls.home}/"}]},
         }

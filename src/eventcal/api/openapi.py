@@ -6,12 +6,12 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from eventcal.api.args import MISSING, Arg
-from eventcal.api.request import RequestState
-from eventcal.api.routing import BODY_METHODS, Endpoint, Route
+from eventcal.context import NAMESPACE
+from eventcal.http.args import MISSING, Arg
+from eventcal.http.request import RequestState
+from eventcal.http.router import BODY_METHODS, Endpoint, Route
 from eventcal.i18n import LANGUAGES
 from eventcal.schemas.openapi import COMPONENTS, OPENAPI_VERSION, ref
-from eventcal.services.context import NAMESPACE
 
 ERROR_RESPONSE = {"application/json": {"schema": ref("Error")}}
 LIST_ARG_SCHEMA: dict[str, Any] = {

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from eventcal.api import common, resource
-from eventcal.api.args import Arg, non_empty_string
-from eventcal.api.routing import Route
+from eventcal.http.args import Arg, non_empty_string
+from eventcal.http.router import Route
 from eventcal.services.linked_posts import ORGANIZER
 
 

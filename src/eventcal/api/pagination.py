@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
-from eventcal.api.request import RequestState
-from eventcal.api.routing import Reply
+from eventcal.http.request import RequestState
+from eventcal.http.responses import Reply
 from eventcal.services.pagination import Page
 
 

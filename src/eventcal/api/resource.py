@@ -8,15 +8,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from eventcal.api import common
-from eventcal.api.args import Arg, Params, positive_int, truthy
 from eventcal.api.pagination import archive_reply
-from eventcal.api.request import RequestState
-from eventcal.api.routing import Endpoint, Reply, Route
 from eventcal.errors import invalid
+from eventcal.http.args import Arg, Params, positive_int, truthy
+from eventcal.http.request import RequestState
+from eventcal.http.responses import Reply
+from eventcal.http.router import Endpoint, Route
+from eventcal.permissions import Actor, Cap
 from eventcal.schemas.openapi import ref
 from eventcal.services import linked_posts, posts
 from eventcal.services.linked_posts import LinkedKind, LinkedListQuery
-from eventcal.services.permissions import Actor, Cap
 from eventcal.storage.db import Row
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from eventcal.api import common
-from eventcal.api.args import (
+from eventcal.api.pagination import link_params
+from eventcal.errors import ApiError, invalid
+from eventcal.http.args import (
     MAX_LIST_ITEMS,
     Arg,
     Invalid,
@@ -18,10 +20,9 @@ from eventcal.api.args import (
     non_empty_string,
     positive_int,
 )
-from eventcal.api.pagination import link_params
-from eventcal.api.request import RequestState
-from eventcal.api.routing import Endpoint, Reply, Route
-from eventcal.errors import ApiError, invalid
+from eventcal.http.request import RequestState
+from eventcal.http.responses import Reply
+from eventcal.http.router import Endpoint, Route
 from eventcal.schemas.openapi import ref
 from eventcal.services import taxonomies
 from eventcal.services.pagination import Page

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from eventcal.api import common, resource
-from eventcal.api.args import Arg, Invalid, non_empty_string, truthy
-from eventcal.api.request import RequestState
-from eventcal.api.routing import Route
+from eventcal.http.args import Arg, Invalid, non_empty_string, truthy
+from eventcal.http.request import RequestState
+from eventcal.http.router import Route
 from eventcal.services.linked_posts import VENUE
 
 TEXT_FIELDS = {

@@ -14,17 +14,17 @@ from datetime import UTC, datetime, tzinfo
 from functools import partial
 from typing import Any, TypedDict, cast
 
+from eventcal.context import Call
 from eventcal.errors import ApiError, Forbidden, InvalidParams, NotFound, ParamError, invalid
+from eventcal.permissions import Actor, Cap, publish_status
 from eventcal.services import dates as date_service
 from eventcal.services import linked as linked_service
 from eventcal.services import posts, translations
 from eventcal.services import terms as term_service
-from eventcal.services.context import Call
 from eventcal.services.cost import store_cost
 from eventcal.services.dates import end_of_day, start_of_day
 from eventcal.services.media import ImageRef
 from eventcal.services.pagination import Page
-from eventcal.services.permissions import Actor, Cap, publish_status
 from eventcal.services.representation import Related, event_json
 from eventcal.services.slugs import sanitize_slug
 from eventcal.storage import queries as q

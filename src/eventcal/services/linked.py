@@ -7,9 +7,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from eventcal.context import Call
 from eventcal.errors import invalid
 from eventcal.services import linked_posts
-from eventcal.services.context import Call
 from eventcal.storage import queries as q
 from eventcal.storage.db import Connection
 

@@ -15,12 +15,12 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from eventcal.context import Call
 from eventcal.errors import ApiError, Forbidden, NotFound
 from eventcal.i18n import N_
+from eventcal.permissions import Actor, Cap, publish_status
 from eventcal.services import posts, translations
-from eventcal.services.context import Call
 from eventcal.services.pagination import Page
-from eventcal.services.permissions import Actor, Cap, publish_status
 from eventcal.services.representation import organizer_json, venue_json
 from eventcal.services.text import clean_line
 from eventcal.storage import queries as q

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import sqlalchemy as sa
 
-from eventcal.services.permissions import Actor, Cap
+from eventcal.permissions import Actor, Cap
 from eventcal.storage import queries as q
 from eventcal.storage.db import Connection
 from eventcal.storage.tables import media

@@ -17,8 +17,7 @@ import sqlalchemy as sa
 
 from eventcal.errors import ApiError, Forbidden, Gone
 from eventcal.i18n import N_
-from eventcal.services import translations
-from eventcal.services.permissions import (
+from eventcal.permissions import (
     Actor,
     Cap,
     ItemState,
@@ -27,6 +26,7 @@ from eventcal.services.permissions import (
     can_read,
     sees_all_statuses,
 )
+from eventcal.services import translations
 from eventcal.services.slugs import numbered, sanitize_slug, trashed, untrashed
 from eventcal.storage import queries as q
 from eventcal.storage.db import Connection, Row, UniqueViolation, as_utc, in_constants

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import Any
 
+from eventcal.context import Site, Urls
 from eventcal.services import cost as cost_service
-from eventcal.services.context import Site, Urls
 from eventcal.services.dates import (
     ZERO_DATE,
     date_details,

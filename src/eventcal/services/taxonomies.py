@@ -12,13 +12,13 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from eventcal.context import Call, Urls
 from eventcal.errors import ApiError, invalid
 from eventcal.i18n import N_
+from eventcal.permissions import Actor, Cap
 from eventcal.services import terms as term_service
 from eventcal.services import translations
-from eventcal.services.context import Call, Urls
 from eventcal.services.pagination import Page
-from eventcal.services.permissions import Actor, Cap
 from eventcal.services.slugs import sanitize_slug
 from eventcal.storage import queries as q
 from eventcal.storage.db import Connection, Row, UniqueViolation, in_values

@@ -17,8 +17,8 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from eventcal.errors import ApiError, NotFound, Unauthorized
+from eventcal.permissions import Actor, Role
 from eventcal.services import throttle
-from eventcal.services.permissions import Actor, Role
 from eventcal.storage import queries as q
 from eventcal.storage.db import Connection, Database, Row, UniqueViolation, as_utc
 from eventcal.storage.tables import app_password, app_user, event, organizer, venue

@@ -19,7 +19,7 @@ from eventcal.errors import InvalidParams, MissingParams, ParamError
 from eventcal.i18n import N_
 
 if TYPE_CHECKING:
-    from eventcal.api.request import RequestState
+    from eventcal.http.request import RequestState
 
 MISSING: Any = object()
 MAX_INT = 2**31 - 1

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from urllib.parse import urlsplit
 
-from eventcal.services.permissions import Actor
+from eventcal.permissions import Actor
 from eventcal.storage.db import Connection
 from eventcal.timezones import resolve_timezone
 

@@ -1,0 +1,62 @@
+"""Headers every response carries: security headers, CORS as WordPress sends it, the request id,
+and the cache-control rules of the original."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    # A JSON API is never a page: no framing, no active content, no referrer from it.
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+}
+BASE_HEADERS = {
+    **SECURITY_HEADERS,
+    # The original does not expose X-TEC-Total* or ETag: browsers on other origins could not
+    # read the totals, nor send If-Match/If-None-Match without these in the allowed headers.
+    "Access-Control-Expose-Headers": (
+        "X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag"
+    ),
+    "Access-Control-Allow-Headers": (
+        "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, "
+        "If-Match, If-None-Match, X-HTTP-Method-Override"
+    ),
+}
+CORS_METHODS = "OPTIONS, GET, POST, PUT, PATCH, DELETE"
+_ORIGIN = re.compile(r"null|[A-Za-z][A-Za-z0-9+.-]*://[A-Za-z0-9.\-\[\]:]+", re.ASCII)
+"""``Origin`` values echoed by CORS: ``null`` or ``scheme://host[:port]`` (nothing else)."""
+
+PUBLIC_CACHE_CONTROL = "public, no-cache"
+"""Anonymous reads: any cache may keep them but must revalidate (``ETag``) before reuse."""
+NO_CACHE_HEADERS = {
+    "Expires": "Wed, 11 Jan 1984 05:00:00 GMT",
+    "Cache-Control": "no-cache, must-revalidate, max-age=0, no-store, private",
+}
+"""What the original sends to authenticated callers."""
+
+
+def finish_headers(headers: dict[str, str], origin: str | None) -> None:
+    """What every response carries, 304 and errors included: the security headers, and CORS
+    as WordPress sends it (``rest_send_cors_headers``): the caller's ``Origin`` echoed with the
+    methods and credentials allowed, and ``Vary: Origin`` so that caches keep them apart."""
+    for name, value in BASE_HEADERS.items():
+        headers.setdefault(name, value)
+    vary = headers.get("Vary")
+    headers["Vary"] = f"{vary}, Origin" if vary else "Origin"
+    if origin and _ORIGIN.fullmatch(origin):
+        headers["Access-Control-Allow-Origin"] = origin
+        headers["Access-Control-Allow-Methods"] = CORS_METHODS
+        headers["Access-Control-Allow-Credentials"] = "true"
+
+
+_SAFE_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+
+
+def request_id(given: str | None) -> str:
+    """The client's ``X-Request-Id`` when it is a plain token (a load balancer's), else new."""
+    if given and _SAFE_REQUEST_ID.match(given):
+        return given
+    return uuid.uuid4().hex

@@ -1,0 +1,382 @@
+"""The namespace router: matching, the original's generic REST behaviour, one transaction per
+write request, and the response.
+
+Generic behaviour (spec README §9): trailing slashes ignored, case-insensitive paths, 404
+``rest_no_route`` for unknown paths *and* unregistered methods, HEAD as GET without a body,
+OPTIONS describing the route, ``_method``/``X-HTTP-Method-Override`` on POST, ``_fields``,
+``_envelope``, and an ``Allow`` header listing what the caller may do on the route.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from starlette.requests import Request
+from starlette.types import Receive, Scope, Send
+
+from eventcal import logs
+from eventcal.context import NAMESPACE, Call, Site, Urls
+from eventcal.errors import ApiError, ServiceUnavailable
+from eventcal.http.args import Arg, Params, parse_args
+from eventcal.http.auth import LogIn, authenticate
+from eventcal.http.body import invalid_utf8_names, merge_sources, not_utf8, parse_query, read_body
+from eventcal.http.client import Network
+from eventcal.http.conditional import ResponseCache
+from eventcal.http.errors import error_body, internal_error_body, no_route
+from eventcal.http.headers import NO_CACHE_HEADERS, PUBLIC_CACHE_CONTROL, finish_headers
+from eventcal.http.headers import request_id as new_request_id
+from eventcal.http.negotiation import Negotiated
+from eventcal.http.request import RequestState
+from eventcal.http.responses import (
+    Outgoing,
+    Reply,
+    build,
+    enveloped_error,
+    json_response,
+    send,
+)
+from eventcal.permissions import ANONYMOUS, Actor
+from eventcal.storage.db import Database, DatabaseUnavailable
+from eventcal.timezones import to_local
+
+log = logging.getLogger("eventcal.api")
+access_log = logging.getLogger(logs.ACCESS)
+
+PREFIX = "/" + NAMESPACE
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+OVERRIDABLE = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
+
+Handler = Callable[[RequestState, Params], Awaitable[Reply]]
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """One handler group of a route (the original groups POST, PUT and PATCH)."""
+
+    methods: tuple[str, ...]
+    handler: Handler
+    args: tuple[Arg, ...] = ()
+    allowed: Callable[[Actor], bool] = lambda actor: True
+    """Type-level permission: decides the ``Allow`` header (per-item checks are in handlers)."""
+    summary: str = ""
+    responses: dict[int, str] = field(default_factory=dict)
+    response_schema: Any = None
+    """OpenAPI schema of the success body (a dict, or None for no body)."""
+    success_status: int = 200
+    writes: bool = False
+    cacheable: bool | None = None
+    """Its GET responses depend only on the request, the data and the site's date, so they may
+    be served from the response cache while the data version is unchanged (default: GET
+    endpoints; a reply can still opt out with ``Reply.cacheable``)."""
+    tag: str = ""
+    """The OpenAPI tag grouping the operation (its collection)."""
+
+    def __post_init__(self) -> None:
+        if self.cacheable is None:
+            object.__setattr__(self, "cacheable", self.methods == ("GET",))
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """A path of the namespace and its endpoints, in the original's registration order."""
+
+    pattern: str
+    """The original's route regex relative to the namespace, e.g. ``/events/(?P<id>\\d+)``."""
+    endpoints: tuple[Endpoint, ...]
+    doc_path: str
+    """The OpenAPI path, e.g. ``/events/{id}``."""
+    regex: re.Pattern[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "regex", re.compile(f"^{self.pattern}$", re.IGNORECASE))
+
+    @property
+    def methods(self) -> list[str]:
+        return [m for e in self.endpoints for m in e.methods]
+
+    @property
+    def has_variables(self) -> bool:
+        return "(?P<" in self.pattern
+
+    def endpoint_for(self, method: str) -> Endpoint | None:
+        for endpoint in self.endpoints:
+            if method in endpoint.methods:
+                return endpoint
+        return None
+
+    def allow(self, actor: Actor) -> str:
+        return ", ".join(m for e in self.endpoints if e.allowed(actor) for m in e.methods)
+
+    def describe(self, state: RequestState) -> dict[str, Any]:
+        """The route as the index and OPTIONS show it."""
+        data: dict[str, Any] = {
+            "namespace": NAMESPACE,
+            "methods": self.methods,
+            "endpoints": [
+                {
+                    "methods": list(e.methods),
+                    "args": {a.name: a.index_entry(state) for a in e.args} or [],
+                }
+                for e in self.endpoints
+            ],
+        }
+        if not self.has_variables:
+            data["_links"] = {"self": [{"href": f"{state.urls.rest}{self.pattern}"}]}
+        return data
+
+
+async def _anonymous_only(login: str, password: str, address: str) -> Actor:
+    return ANONYMOUS
+
+
+@dataclass(slots=True)
+class Runtime:
+    """What the router needs from the application (built once by the app factory)."""
+
+    database: Database
+    site: Site
+    public_url: str | None
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+    max_body_bytes: int = 1_048_576
+    cache: ResponseCache = field(default_factory=lambda: ResponseCache(32 * 1024 * 1024))
+    log_in: LogIn = _anonymous_only
+    """Checks HTTP Basic credentials (the accounts domain's, with its brute-force limits)."""
+    trusted_proxies: tuple[Network, ...] = ()
+
+    _urls: dict[tuple[str, str], Urls] = field(default_factory=dict)
+
+    def urls_for(self, request: Request, segment: str = "") -> Urls:
+        """URLs from the public URL (or the request's), with the request's language segment."""
+        base = self.public_url or _base_url(request.scope)
+        urls = self._urls.get((base, segment))
+        if urls is None:
+            if len(self._urls) > 64:
+                self._urls.clear()
+            urls = self._urls[(base, segment)] = Urls.build(base, segment)
+        return urls
+
+
+@dataclass(slots=True)
+class _Matched:
+    """A request matched to a route: what serving it needs besides the request."""
+
+    route: Route
+    path_params: dict[str, str]
+    method: str
+    actor: Actor
+    site: Site
+    urls: Urls
+    now: datetime
+    headers: dict[str, str]
+
+    def state(self, raw: dict[str, Any], conn: Any, language: str) -> RequestState:
+        call = Call(conn, self.actor, self.site, self.urls, self.now, language)
+        return RequestState(self.method, self.path_params, raw, call)
+
+
+class Router:
+    """ASGI app serving the ``cal/events/v1`` namespace."""
+
+    def __init__(self, routes: Sequence[Route], runtime: Runtime) -> None:
+        self.routes = tuple(routes)
+        self.runtime = runtime
+
+    def match(self, relative: str) -> tuple[Route, dict[str, str]] | None:
+        for route in self.routes:
+            found = route.regex.match(relative)
+            if found:
+                return route, found.groupdict()
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope, receive)
+        started = time.perf_counter()
+        rid = new_request_id(request.headers.get("x-request-id"))
+        token = logs.request_id.set(rid)
+        try:
+            response = await self.respond(request)
+            response.headers["X-Request-Id"] = rid
+            finish_headers(response.headers, request.headers.get("origin"))
+            await response(scope, receive, send)
+            if access_log.isEnabledFor(logging.INFO):
+                _log_access(request, response.status, started)
+        finally:
+            logs.request_id.reset(token)
+
+    async def respond(self, request: Request) -> Outgoing:
+        """The response to a request, errors included, in the request's language."""
+        default = self.runtime.site.default_language
+        query = parse_query(request.scope.get("query_string", b""))
+        envelope = "_envelope" in query
+        negotiated, path = Negotiated.start(
+            request.scope["path"], request.headers.get("accept-language"), default
+        )
+        negotiated.choose(query, default)
+        try:
+            response = await self._dispatch(request, path, query, envelope, negotiated)
+        except ApiError as exc:
+            body = error_body(exc, negotiated.language)
+            if envelope:
+                wrapped = enveloped_error(body, exc.status, exc.headers)
+                return json_response(wrapped, 200, negotiated.headers())
+            return json_response(body, exc.status, {**exc.headers, **negotiated.headers()})
+        except DatabaseUnavailable:
+            log.exception("database unavailable")
+            error = ServiceUnavailable(
+                "db_unavailable",
+                "The database is unavailable. Try again shortly.",
+                headers={"Retry-After": "5"},
+            )
+            body = error_body(error, negotiated.language)
+            return json_response(body, 503, {**error.headers, **negotiated.headers()})
+        except Exception:
+            log.exception("unhandled error on %s %s", request.method, request.scope["path"])
+            body = internal_error_body(negotiated.language)
+            return json_response(body, 500, negotiated.headers())
+        response.headers.update(negotiated.headers())
+        return response
+
+    async def _dispatch(
+        self,
+        request: Request,
+        path: str,
+        query: dict[str, Any],
+        envelope: bool,
+        negotiated: Negotiated,
+    ) -> Outgoing:
+        matched = await self._match(request, path, query, negotiated)
+        if matched.method == "OPTIONS":
+            async with self.runtime.database.read() as conn:
+                state = matched.state(query, conn, negotiated.language)
+                body = matched.route.describe(state)
+            built = build(Reply(body), matched.headers, envelope, None, tagged=False)
+            return send(built, None, head=False)
+        head = matched.method == "HEAD"
+        endpoint = matched.route.endpoint_for("GET" if head else matched.method)
+        if endpoint is None:
+            del matched.headers["Allow"]
+            raise _add_headers(no_route(), matched.headers)
+        names = invalid_utf8_names(request.scope.get("query_string", b""))
+        if names:
+            raise _add_headers(not_utf8(names), matched.headers)
+        try:
+            return await self._serve(
+                request, matched, endpoint, query, envelope=envelope, negotiated=negotiated
+            )
+        except ApiError as exc:
+            raise _add_headers(exc, matched.headers) from None
+
+    async def _match(
+        self, request: Request, path: str, query: dict[str, Any], negotiated: Negotiated
+    ) -> _Matched:
+        """The route, the method (after overrides), the caller and the base headers."""
+        method = request.method.upper()
+        if method == "POST":
+            override = query.get("_method") or request.headers.get("x-http-method-override")
+            if isinstance(override, str) and override.upper() in OVERRIDABLE:
+                method = override.upper()
+        lowered = path.lower().rstrip("/")
+        if not (lowered == PREFIX or lowered.startswith(PREFIX + "/")):
+            raise no_route()
+        found = self.match(path.rstrip("/")[len(PREFIX) :])
+        runtime = self.runtime
+        actor = await authenticate(request, runtime.log_in, runtime.trusted_proxies)
+        headers = dict(NO_CACHE_HEADERS) if not actor.is_anonymous else {}
+        if found is None:
+            raise _add_headers(no_route(), headers)
+        route, path_params = found
+        headers["Allow"] = route.allow(actor)
+        urls = runtime.urls_for(request, negotiated.segment)
+        now = runtime.clock()
+        return _Matched(route, path_params, method, actor, runtime.site, urls, now, headers)
+
+    async def _serve(
+        self,
+        request: Request,
+        matched: _Matched,
+        endpoint: Endpoint,
+        query: dict[str, Any],
+        *,
+        envelope: bool,
+        negotiated: Negotiated,
+    ) -> Outgoing:
+        """Run the endpoint (or answer from the response cache) and build the response."""
+        runtime = self.runtime
+        method = matched.method
+        reading = method in ("GET", "HEAD")
+        conditional = request.headers.get("if-none-match") if reading else None
+        raw = query
+        if method in BODY_METHODS:
+            raw = merge_sources(*await read_body(request, runtime.max_body_bytes), query)
+            negotiated.choose(raw, runtime.site.default_language)
+        key: tuple[Any, ...] | None = None
+        version = 0
+        if reading and endpoint.cacheable:
+            # The version is read before any data, so a body is never older than it.
+            version = await runtime.database.current_version()
+            key = _cache_key(request, matched, negotiated.language, runtime.site)
+            cached = runtime.cache.get(key, version)
+            if cached is not None:
+                return send(cached, conditional, head=method == "HEAD")
+        database = runtime.database
+        context = database.transaction() if endpoint.writes else database.read()
+        async with context as conn:
+            state = matched.state(raw, conn, negotiated.language)
+            if not reading:
+                state.if_match = request.headers.get("if-match")
+            params = await parse_args(endpoint.args, raw, state)
+            reply = await endpoint.handler(state, params)
+        if reading and matched.actor.is_anonymous:
+            matched.headers["Cache-Control"] = PUBLIC_CACHE_CONTROL
+        tagged = reading or reply.revision is not None
+        built = build(reply, matched.headers, envelope, query.get("_fields"), tagged=tagged)
+        if key is not None and reply.cacheable and built.status == 200:
+            runtime.cache.put(key, version, built)
+        return send(built, conditional, head=method == "HEAD")
+
+
+def _cache_key(request: Request, matched: _Matched, language: str, site: Site) -> tuple[Any, ...]:
+    """What a cached GET response depends on besides the data."""
+    return (
+        matched.route.pattern,
+        request.scope["path"],
+        request.scope.get("query_string", b""),
+        language,
+        matched.urls.rest,
+        matched.actor.user_id,
+        to_local(matched.now, site.zone).date(),
+    )
+
+
+def _log_access(request: Request, status: int, started: float) -> None:
+    method, path = request.method, request.scope["path"]
+    ms = round((time.perf_counter() - started) * 1000, 2)
+    line = logs.access_line(method, path, status, ms)
+    access_log.info(
+        "request",
+        extra={"method": method, "path": path, "status": status, "ms": ms, "json_line": line},
+    )
+
+
+def _add_headers(error: ApiError, headers: dict[str, str]) -> ApiError:
+    error.headers = {**headers, **error.headers}
+    return error
+
+
+def _base_url(scope: Scope) -> str:
+    """``scheme://host[:port]`` of the request (its ``Host`` header, else the server address)."""
+    host = ""
+    for name, value in scope.get("headers", ()):
+        if name == b"host":
+            host = value.decode("latin-1")
+            break
+    if not host:
+        server = scope.get("server")
+        host = f"{server[0]}:{server[1]}" if server else "localhost"
+    return f"{scope.get('scheme', 'http')}://{host}{scope.get('root_path', '')}".rstrip("/")
