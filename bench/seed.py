@@ -10,7 +10,7 @@ Every event has a venue, an organizer, two categories and two tags, and starts w
 ~2 years (inside the default listing window: yesterday to +24 months). The venues, organizers,
 categories and tags come from small pools created first and reused.
 
-By default events are created through the service itself (``services.events.create_event``
+By default events are created through the pipeline itself (``resources.service.insert_item``
 inside ``database.transaction()``, as the HTTP layer does), so the rows, slugs, links and term
 counts are exactly what the API writes. ``--fast`` writes the event rows with bulk inserts
 instead (see :func:`seed_events_fast`).
@@ -32,19 +32,20 @@ from typing import Any
 import sqlalchemy as sa
 
 from eventcal.app import site_from
+from eventcal.collections import REGISTRY
 from eventcal.config import load_settings
-from eventcal.errors import ApiError
-from eventcal.services import events as event_service
-from eventcal.services import linked_posts
-from eventcal.services import terms as term_service
-from eventcal.services import users as user_service
 from eventcal.context import Call, Site, Urls
-from eventcal.services.cost import store_cost
-from eventcal.services.linked import LinkedItem
+from eventcal.domains.accounts import users as user_service
+from eventcal.domains.events.cost import store_cost
+from eventcal.domains.places.common import LinkedItem
+from eventcal.domains.terms import store as term_store
+from eventcal.domains.terms.store import TermValue
+from eventcal.errors import ApiError
 from eventcal.permissions import Actor, Role
-from eventcal.services.terms import TermValue
+from eventcal.resources import service
 from eventcal.storage import migrate
 from eventcal.storage.db import Connection, Database, create_database
+from eventcal.storage.queries import ADD_TO_TERM_COUNT
 from eventcal.storage.tables import (
     CATEGORY_TAXONOMY,
     TAG_TAXONOMY,
@@ -166,9 +167,9 @@ def generate_events(
         )
 
 
-def event_input(spec: EventSpec) -> event_service.EventInput:
-    """The event as the HTTP layer would hand it to the service."""
-    data: event_service.EventInput = {
+def event_input(spec: EventSpec) -> dict[str, Any]:
+    """The event as the HTTP layer would hand it to the pipeline (parsed fields)."""
+    data: dict[str, Any] = {
         "title": spec.title,
         "description": spec.description,
         "timezone": spec.timezone,
@@ -203,7 +204,12 @@ async def admin_actor(conn: Connection, now: datetime) -> Actor:
 
 def make_call(conn: Connection, actor: Actor, site: Site) -> Call:
     return Call(
-        conn=conn, actor=actor, site=site, urls=Urls.build(PUBLIC_URL), now=datetime.now(UTC)
+        conn=conn,
+        actor=actor,
+        site=site,
+        urls=Urls.build(PUBLIC_URL),
+        now=datetime.now(UTC),
+        registry=REGISTRY,
     )
 
 
@@ -216,9 +222,9 @@ async def create_pools(database: Database, site: Site, linked: int, rng: random.
         organizer_ids = []
         for n in range(1, linked + 1):
             zone_city = rng.choice((("Berlin", "Germany"), ("Lyon", "France"), ("Austin", "US")))
-            venue_id, _ = await linked_posts.create(
+            venue_id, _ = await service.insert_item(
                 call,
-                linked_posts.VENUE,
+                REGISTRY["venues"],
                 {
                     "venue": f"Hall {n}",
                     "address": f"{n} Main Street",
@@ -228,19 +234,19 @@ async def create_pools(database: Database, site: Site, linked: int, rng: random.
                     "longitude": round(rng.uniform(-150, 150), 5),
                 },
             )
-            organizer_id, _ = await linked_posts.create(
+            organizer_id, _ = await service.insert_item(
                 call,
-                linked_posts.ORGANIZER,
+                REGISTRY["organizers"],
                 {"organizer": f"Organizer {n}", "email": f"organizer{n}@example.org"},
             )
             venue_ids.append(venue_id)
             organizer_ids.append(organizer_id)
         category_ids = [
-            await term_service.find_or_create_term(conn, CATEGORY_TAXONOMY, name)
+            await term_store.find_or_create_term(conn, CATEGORY_TAXONOMY, name)
             for name in CATEGORY_NAMES
         ]
         tag_ids = [
-            await term_service.find_or_create_term(conn, TAG_TAXONOMY, name) for name in TAG_NAMES
+            await term_store.find_or_create_term(conn, TAG_TAXONOMY, name) for name in TAG_NAMES
         ]
     assert actor.user_id is not None
     return Pools(actor.user_id, venue_ids, organizer_ids, category_ids, tag_ids)
@@ -267,7 +273,7 @@ async def seed_events_service(
         async with database.transaction() as conn:
             call = make_call(conn, actor, site)
             for _ in range(size):
-                await event_service.create_event(call, event_input(next(specs)))
+                await service.insert_item(call, REGISTRY["events"], event_input(next(specs)))
         done += size
         progress.show(done)
 
@@ -408,7 +414,10 @@ async def seed_events_fast(
         done += size
         progress.show(done)
     async with database.transaction() as conn:
-        await term_service.adjust_counts(conn, term_counts)
+        await conn.execute_many(
+            ADD_TO_TERM_COUNT,
+            [{"term_id": t, "delta": n} for t, n in sorted(term_counts.items())],
+        )
         await move_post_sequence(conn, next_id - 1)
 
 

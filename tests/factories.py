@@ -9,14 +9,14 @@ from typing import Any
 import orjson
 import sqlalchemy as sa
 
-from eventcal.services import linked as linked_service
-from eventcal.services import terms as term_service
 from eventcal.storage import queries as q
 from eventcal.storage.db import Database
 from eventcal.storage.tables import (
     app_password,
     app_user,
     event,
+    event_organizer,
+    event_term,
     media,
     metadata,
     organizer,
@@ -106,7 +106,7 @@ def _post_values(fields: dict[str, Any], title: str) -> dict[str, Any]:
 
 def _slug_for(values: dict[str, Any]) -> None:
     if values["slug"] is None:
-        from eventcal.services.slugs import sanitize_slug
+        from eventcal.resources.slugs import sanitize_slug
 
         values["slug"] = sanitize_slug(values["title"])
 
@@ -145,7 +145,7 @@ async def make_term(
     parent_id: int | None = None,
     id: int | None = None,
 ) -> int:
-    from eventcal.services.slugs import sanitize_slug
+    from eventcal.resources.slugs import sanitize_slug
 
     async with db.transaction() as conn:
         values = {
@@ -217,15 +217,16 @@ async def make_event(
         }
         defaults.update(fields)
         await conn.execute(sa.insert(event).values(id=event_id, **values, **defaults))
-        if organizer_ids:
-            await linked_service.set_event_organizers(conn, event_id, list(organizer_ids))
-        if term_ids:
-            await term_service.set_event_terms(
-                conn,
-                event_id,
-                current=set(),
-                wanted=set(term_ids),
-                was_published=False,
-                is_published=values["status"] == "publish",
+        for position, organizer_id in enumerate(organizer_ids):
+            await conn.execute(
+                sa.insert(event_organizer).values(
+                    event_id=event_id, organizer_id=organizer_id, position=position
+                )
             )
+        for term_id in term_ids:
+            await conn.execute(sa.insert(event_term).values(event_id=event_id, term_id=term_id))
+            if values["status"] == "publish":
+                await conn.execute(
+                    sa.update(term).where(term.c.id == term_id).values(count=term.c.count + 1)
+                )
     return event_id

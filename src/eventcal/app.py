@@ -13,18 +13,20 @@ from types import SimpleNamespace
 from starlette.types import Receive, Scope, Send
 
 from eventcal import logs, memory
-from eventcal.api import build_router
+from eventcal.collections import REGISTRY
 from eventcal.config import Settings, load_settings
 from eventcal.context import Site
+from eventcal.domains.accounts import users as user_service
+from eventcal.domains.accounts.throttle import LoginPolicy
 from eventcal.errors import ConfigError
 from eventcal.http import health
 from eventcal.http.conditional import ResponseCache
 from eventcal.http.router import Router, Runtime
 from eventcal.permissions import Actor
-from eventcal.services import dates as date_service
-from eventcal.services import scheduling
-from eventcal.services import users as user_service
-from eventcal.services.throttle import LoginPolicy
+from eventcal.resources import dates as date_service
+from eventcal.resources import scheduling
+from eventcal.resources.index import route_table
+from eventcal.resources.registry import Registry
 from eventcal.storage import migrate
 from eventcal.storage.db import Database, DatabaseUnavailable, create_database, sqlite_path
 
@@ -83,8 +85,9 @@ def create_app(
         cache=ResponseCache(settings.response_cache_mb * 1024 * 1024),
         log_in=log_in,
         trusted_proxies=policy.trusted_proxies,
+        registry=REGISTRY,
     )
-    router = build_router(runtime)
+    router = Router(route_table(REGISTRY), runtime)
 
     @contextlib.asynccontextmanager
     async def lifespan() -> AsyncIterator[None]:
@@ -100,7 +103,7 @@ def create_app(
                 log.warning("the database is unavailable at startup; retrying on demand")
         date_service.warm_up()
         background = [
-            asyncio.create_task(_publish_scheduled(db, now)),
+            asyncio.create_task(_publish_scheduled(db, REGISTRY, now)),
             asyncio.create_task(memory.release_periodically()),
         ]
         try:
@@ -164,11 +167,13 @@ class App:
             await send({"type": "lifespan.shutdown.complete"})
 
 
-async def _publish_scheduled(db: Database, clock: Callable[[], datetime]) -> None:
+async def _publish_scheduled(
+    db: Database, registry: Registry, clock: Callable[[], datetime]
+) -> None:
     """Publish scheduled items when their time comes, in every process (it is idempotent)."""
     while True:
         try:
-            await scheduling.publish_due(db, clock())
+            await scheduling.publish_due(db, registry, clock())
         except Exception:
             log.exception("publishing scheduled items failed; retrying later")
         await asyncio.sleep(scheduling.INTERVAL_SECONDS)

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from eventcal.permissions import Actor
 from eventcal.storage.db import Connection
 from eventcal.timezones import resolve_timezone
+
+if TYPE_CHECKING:
+    from eventcal.resources.registry import Registry
 
 NAMESPACE = "cal/events/v1"
 
@@ -89,6 +93,8 @@ class Call:
     urls: Urls
     now: datetime
     """The current UTC instant (aware) — one clock reading per request."""
+    registry: Registry
+    """Every collection (cross-collection work looks its targets up here)."""
     language: str = "en"
 
     @property

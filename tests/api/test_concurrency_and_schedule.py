@@ -8,7 +8,8 @@ from typing import Any
 
 import httpx2
 
-from eventcal.services import scheduling
+from eventcal.collections import REGISTRY
+from eventcal.resources import scheduling
 from tests import factories
 from tests.conftest import NS, Api
 
@@ -78,10 +79,13 @@ def test_scheduled_items_are_published_when_their_time_comes(api: Api, clock: An
     assert api.get(f"{NS}/categories/{concerts}").json()["count"] == 0
     venue = api.post(f"{NS}/venues", json={"venue": "Later Hall", "date": "2026-11-23 09:00:00"})
     assert venue.json()["status"] == "future"
-    assert api.run(lambda: scheduling.publish_due(api.database, clock.now)) == 0
+    assert api.run(lambda: scheduling.publish_due(api.database, REGISTRY, clock.now)) == {}
     clock.now += timedelta(days=2)
-    assert api.run(lambda: scheduling.publish_due(api.database, clock.now)) == 1
-    assert api.run(lambda: scheduling.publish_due(api.database, clock.now)) == 0
+    assert api.run(lambda: scheduling.publish_due(api.database, REGISTRY, clock.now)) == {
+        "event": 1,
+        "venue": 1,
+    }
+    assert api.run(lambda: scheduling.publish_due(api.database, REGISTRY, clock.now)) == {}
     assert api.get(f"{NS}/events/{scheduled['id']}").json()["status"] == "publish"
     assert api.get(f"{NS}/categories/{concerts}").json()["count"] == 1
     assert api.get(f"{NS}/venues/{venue.json()['id']}").json()["status"] == "publish"

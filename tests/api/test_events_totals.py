@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from eventcal.services import scheduling
+from eventcal.collections import REGISTRY
+from eventcal.resources import scheduling
 from eventcal.storage import queries as q
 from tests import factories
 from tests.conftest import NS, Api
@@ -93,7 +94,9 @@ def test_totals_stay_exact_through_every_kind_of_write(api: Api, clock: Any) -> 
     assert scheduled["status"] == "future"
     assert_totals_exact(api)
     clock.now += timedelta(days=2)
-    assert api.run(lambda: scheduling.publish_due(api.database, clock.now)) == 1
+    assert api.run(lambda: scheduling.publish_due(api.database, REGISTRY, clock.now)) == {
+        "event": 1
+    }
     assert_totals_exact(api)
 
 

@@ -20,11 +20,11 @@ from starlette.testclient import TestClient
 
 from eventcal.app import create_app
 from eventcal.config import Settings, load_settings
+from eventcal.domains.accounts import users as user_service
+from eventcal.domains.accounts.throttle import LoginPolicy, address_subject
+from eventcal.domains.accounts.users import hash_password
 from eventcal.errors import ConfigError, Unauthorized
 from eventcal.http.client import client_address
-from eventcal.services import users as user_service
-from eventcal.services.throttle import LoginPolicy, address_subject
-from eventcal.services.users import hash_password
 from eventcal.storage.db import create_database, data_version
 from eventcal.storage.tables import login_throttle
 from tests import factories

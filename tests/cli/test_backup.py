@@ -29,7 +29,7 @@ from starlette.testclient import TestClient
 from eventcal.app import create_app
 from eventcal.cli import main
 from eventcal.config import Settings
-from eventcal.services import backup as backup_service
+from eventcal.storage import backup as backup_service
 from eventcal.storage import bulk, migrate
 from eventcal.storage.db import Database
 from eventcal.storage.tables import app_password, event, metadata, post

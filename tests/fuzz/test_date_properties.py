@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eventcal.services.dates import (
+from eventcal.resources.dates import (
     MAX_DATE_TEXT,
     date_details,
     format_datetime,

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eventcal.api import build_routes
+from eventcal.collections import REGISTRY
 from eventcal.context import Call, Site, Urls
 from eventcal.errors import InvalidParams, MissingParams
 from eventcal.http.args import (
@@ -41,6 +41,7 @@ from eventcal.http.body import (
 )
 from eventcal.http.request import RequestState
 from eventcal.permissions import ANONYMOUS, Actor, Role
+from eventcal.resources.index import route_table
 from tests.conftest import Api
 
 HOSTILE_TEXT = st.sampled_from(
@@ -295,6 +296,7 @@ def _state(actor: Actor, conn: Any = None, language: str = "en") -> RequestState
             site=Site.build("Europe/Berlin", 10),
             urls=Urls.build("http://127.0.0.1"),
             now=datetime(2026, 11, 22, 4, 46, tzinfo=UTC),
+            registry=REGISTRY,
             language=language,
         ),
     )
@@ -304,7 +306,7 @@ STATE = _state(ANONYMOUS)
 ADMIN = Actor(user_id=1, role=Role.ADMINISTRATOR, login="administrator")
 ENDPOINTS = [
     (f"{method} {route.doc_path}", endpoint.args)
-    for route in build_routes()
+    for route in route_table(REGISTRY)
     for endpoint in route.endpoints
     for method in endpoint.methods[:1]
 ]

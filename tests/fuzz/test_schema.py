@@ -21,7 +21,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from eventcal.api import build_routes
+from eventcal.collections import REGISTRY
+from eventcal.resources.index import route_table
 from tests.conftest import NS, Api
 from tests.fuzz.conftest import Seeded
 
@@ -37,7 +38,7 @@ EXAMPLES = {"sqlite": 30, "postgresql": 8}
 
 ROUTES = [
     (route.doc_path or "/", (*route.methods, *(("HEAD",) if "GET" in route.methods else ())))
-    for route in build_routes()
+    for route in route_table(REGISTRY)
 ]
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from eventcal.services.cost import (
+from eventcal.domains.events.cost import (
     EN_DASH,
     MAX_COST_LENGTH,
     MAX_COST_VALUES,

@@ -8,10 +8,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from eventcal.services.dates import (
+from eventcal.domains.events.dates import default_archive_window
+from eventcal.resources.dates import (
     ZERO_DATE,
     date_details,
-    default_archive_window,
     format_datetime,
     iso_with_offset,
     parse_time,

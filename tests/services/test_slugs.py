@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from eventcal.services.slugs import (
+from eventcal.resources.slugs import (
     MAX_SLUG_LENGTH,
     TRASH_SUFFIX,
     numbered,

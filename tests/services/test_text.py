@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from eventcal.services.text import autop, clean_line, plain_text
+from eventcal.resources.text import autop, clean_line, plain_text
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from eventcal.collections import REGISTRY
 from eventcal.storage.db import data_version
 from tests.conftest import NS, Api
 
@@ -29,7 +30,7 @@ def test_committed_writes_count_and_nothing_else_does(api: Api) -> None:
 def test_the_scheduler_writes_only_when_something_is_due(api: Api) -> None:
     from datetime import timedelta
 
-    from eventcal.services import scheduling
+    from eventcal.resources import scheduling
 
     api.user("administrator")
     scheduled = api.post(
@@ -45,8 +46,8 @@ def test_the_scheduler_writes_only_when_something_is_due(api: Api) -> None:
     assert scheduled.json()["status"] == "future", scheduled.text
     start = version(api)
     now = api.client.app.state.runtime.clock()  # type: ignore[attr-defined]
-    assert api.run(lambda: scheduling.publish_due(api.database, now)) == 0
+    assert api.run(lambda: scheduling.publish_due(api.database, REGISTRY, now)) == {}
     assert version(api) == start
     later = now + timedelta(days=2)
-    assert api.run(lambda: scheduling.publish_due(api.database, later)) == 1
+    assert api.run(lambda: scheduling.publish_due(api.database, REGISTRY, later)) == {"event": 1}
     assert version(api) == start + 1

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.sql.expression import ClauseElement
 
-from eventcal.services import translations
+from eventcal.resources import translations
 from eventcal.storage import migrate
 from eventcal.storage import queries as q
 from eventcal.storage.db import _CompileCache, _sqlite_value

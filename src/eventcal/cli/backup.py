@@ -1,7 +1,7 @@
 """``eventcal export FILE`` and ``eventcal import FILE``: backups and moves between databases.
 
 ``FILE`` is a path (``.gz``: compressed), or ``-`` for standard output / input. The format is
-described in :mod:`eventcal.services.backup`.
+described in :mod:`eventcal.storage.backup`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from eventcal.config import Settings
-from eventcal.services import backup as backup_service
+from eventcal.storage import backup as backup_service
 from eventcal.storage import migrate
 from eventcal.storage.db import StorageError, create_database, sqlite_path
 

@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from eventcal.config import Settings
+from eventcal.domains.accounts import users as user_service
 from eventcal.permissions import Role
-from eventcal.services import users as user_service
 from eventcal.storage import migrate
 from eventcal.storage.db import Connection, Database, create_database
 

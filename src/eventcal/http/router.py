@@ -148,6 +148,8 @@ class Runtime:
     log_in: LogIn = _anonymous_only
     """Checks HTTP Basic credentials (the accounts domain's, with its brute-force limits)."""
     trusted_proxies: tuple[Network, ...] = ()
+    registry: Any = None
+    """Every collection (handed to services in each call; the router does not look at it)."""
 
     _urls: dict[tuple[str, str], Urls] = field(default_factory=dict)
 
@@ -170,13 +172,14 @@ class _Matched:
     path_params: dict[str, str]
     method: str
     actor: Actor
-    site: Site
+    runtime: Runtime
     urls: Urls
     now: datetime
     headers: dict[str, str]
 
     def state(self, raw: dict[str, Any], conn: Any, language: str) -> RequestState:
-        call = Call(conn, self.actor, self.site, self.urls, self.now, language)
+        runtime = self.runtime
+        call = Call(conn, self.actor, runtime.site, self.urls, self.now, runtime.registry, language)
         return RequestState(self.method, self.path_params, raw, call)
 
 
@@ -294,7 +297,7 @@ class Router:
         headers["Allow"] = route.allow(actor)
         urls = runtime.urls_for(request, negotiated.segment)
         now = runtime.clock()
-        return _Matched(route, path_params, method, actor, runtime.site, urls, now, headers)
+        return _Matched(route, path_params, method, actor, runtime, urls, now, headers)
 
     async def _serve(
         self,

@@ -37,6 +37,9 @@ from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.sql.expression import ClauseElement, Executable
 
+from eventcal.storage import changes as change_log
+from eventcal.storage.changes import Change
+
 
 class Row(Protocol):
     """A result row: values by column name (``sqlite3.Row`` and ``asyncpg.Record`` both fit)."""
@@ -171,6 +174,8 @@ class Connection(ABC):
 
     def __init__(self, database: Database) -> None:
         self.database = database
+        self.changes: list[Change] = []
+        """The change log records of the write transaction under way (see ``changes``)."""
 
     @property
     def dialect_name(self) -> str:
@@ -420,10 +425,14 @@ class SQLiteDatabase(Database):
                 # would start (and its release commit) a transaction of its own.
                 raise DatabaseUnavailable("the write transaction was rolled back")
             raw.execute("SAVEPOINT write_request")
+            conn.changes.clear()
             try:
                 yield conn
                 if versioned:
-                    raw.execute(BUMP_DATA_VERSION)
+                    version = int(raw.execute(change_log.NEXT_VERSION).fetchone()[0])
+                    await conn.execute_many(
+                        change_log.INSERT, change_log.rows(conn.changes, version)
+                    )
             except BaseException:
                 # Some errors (disk full, I/O) make SQLite roll back the whole transaction:
                 # then the batch's COMMIT fails and every member learns it.
@@ -431,6 +440,8 @@ class SQLiteDatabase(Database):
                     raw.execute("ROLLBACK TO write_request")
                     raw.execute("RELEASE write_request")
                 raise
+            finally:
+                conn.changes.clear()
             raw.execute("RELEASE write_request")
             batch.members += 1
         await asyncio.shield(batch.committed)
@@ -609,7 +620,10 @@ class PostgresDatabase(Database):
             try:
                 yield conn
                 if versioned:
-                    await raw.execute(BUMP_DATA_VERSION)
+                    version = int(await raw.fetchval(change_log.NEXT_VERSION))
+                    await conn.execute_many(
+                        change_log.INSERT, change_log.rows(conn.changes, version)
+                    )
             except BaseException:
                 await tx.rollback()
                 raise
@@ -652,9 +666,6 @@ class SharedReads:
             self._runner = None
 
 
-BUMP_DATA_VERSION = "UPDATE data_version SET version = version + 1 WHERE id = 1"
-"""Run last in every versioned write transaction (it holds the row's lock only until the
-commit)."""
 DATA_VERSION = sa.text("SELECT version FROM data_version WHERE id = 1")
 
 

@@ -336,3 +336,22 @@ login_throttle = sa.Table(
     sa.Column("window_started_at", UtcDateTime, nullable=False),
     sa.Index(None, "window_started_at"),
 )
+
+change = sa.Table(
+    "change",
+    metadata,
+    # The change log: one row per item a committed write transaction changed, in commit order.
+    # ``version`` is the data version the transaction committed as (every write transaction
+    # takes the next one while it holds data_version's row lock, so versions follow commit
+    # order); ``position`` orders the changes of one transaction. Written in the transaction
+    # that made the change (storage.db flushes it with the version bump); reads never touch it.
+    sa.Column("version", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("position", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("item_id", sa.Integer, nullable=False),
+    sa.Column("action", sa.String(16), nullable=False),
+    sa.Column("revision", sa.Integer, nullable=True),
+    sa.Column("language", sa.String(8), nullable=True),
+    sa.Column("changed_at", UtcDateTime, nullable=False),
+    sa.Index(None, "kind", "item_id", "version"),
+)

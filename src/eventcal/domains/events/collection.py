@@ -1,0 +1,156 @@
+"""The events collection (spec events.md): its fields, relations, listing and messages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventcal.domains.events import links, listing, present
+from eventcal.domains.events.cost import normalise_cost_input, store_cost
+from eventcal.domains.events.dates import date_columns, timezone_or_empty
+from eventcal.domains.events.schema import COMPONENTS
+from eventcal.http.args import Invalid, boolean, non_empty_string, string
+from eventcal.http.request import RequestState
+from eventcal.i18n import N_
+from eventcal.resources import parsers
+from eventcal.resources.components import post_archive
+from eventcal.resources.posts import Posts
+from eventcal.resources.posts import fields as post
+from eventcal.resources.relations import references
+from eventcal.resources.spec import Field, Messages, Resource
+from eventcal.storage.tables import event
+
+
+def cost(value: Any, state: RequestState) -> list[str]:
+    values = normalise_cost_input(value)
+    if values is None:
+        raise Invalid()
+    return values
+
+
+def _cost_columns(values: list[str]) -> dict[str, Any]:
+    stored = store_cost(values)
+    return {
+        "cost": stored.to_column(),
+        "currency_symbol": stored.currency_symbol,
+        "currency_position": stored.currency_position,
+    }
+
+
+def _flag(name: str, description: str) -> Field:
+    return Field(name, description, boolean(name), column=name, store=bool, type="boolean")
+
+
+def _text(name: str, description: str) -> Field:
+    return Field(name, description, string(name), column=name, translated=True, type="string")
+
+
+FIELDS = (
+    post.author("event"),
+    post.date("event"),
+    post.date_utc("event"),
+    Field(
+        "title",
+        "The event title",
+        non_empty_string("title", max_length=1000),
+        column="title",
+        translated=True,
+        required=True,
+        type="string",
+    ),
+    _text("description", "The event description"),
+    Field(
+        "slug",
+        "The event slug",
+        non_empty_string("slug", max_length=200),
+        column="slug",
+        translated=True,
+        type="string",
+    ),
+    _text("excerpt", "The event excerpt"),
+    post.status("event"),
+    Field("timezone", "The event time zone", timezone_or_empty, type="string"),
+    Field(
+        "all_day",
+        "Whether the event lasts the whole day or not",
+        boolean("all_day"),
+        type="boolean",
+        default=False,
+    ),
+    Field(
+        "start_date",
+        "The event start date and time",
+        parsers.time_value,
+        required=True,
+        type="string",
+    ),
+    Field(
+        "end_date", "The event end date and time", parsers.time_value, required=True, type="string"
+    ),
+    post.featured_image("event"),
+    Field("cost", "The event cost", cost, columns=_cost_columns),
+    Field("website", "The event website URL", parsers.url_or_empty, column="website", default=None),
+    _flag("show_map", "Whether the event should show a map or not"),
+    _flag("show_map_link", "Whether the event should show a map link or not"),
+    _flag("hide_from_listings", "Whether events should be hidden in the calendar view or not"),
+    _flag("sticky", "Whether the event should be sticky in the calendar view or not"),
+    _flag("featured", "Whether the event should be featured on the site or not"),
+    *(
+        Field(
+            relation.name,
+            description,
+            references(relation.target, allow_csv=allow_csv),
+            items={"type": "integer"},
+            default=None,
+        )
+        for relation, description, allow_csv in (
+            (links.CATEGORIES, "The event category ID or name", False),
+            (links.TAGS, "The event tag ID or name", False),
+            (links.VENUE, "The event venue IDs or data", False),
+            (links.ORGANIZERS, "The event organizer IDs or data", True),
+        )
+    ),
+    _flag("ticketed", "Whether the event sells tickets (used by the ticketed filter)"),
+    post.password("event"),
+)
+
+EVENTS = Resource(
+    name="event",
+    collection="events",
+    label="event",
+    table=event,
+    fields=FIELDS,
+    behaviour=Posts(drafts_get_slugs=False, password_on_writes=True, wp_type=present.WP_TYPE),
+    present=present.event_json,
+    schema="Event",
+    read_schema="EventWithJsonLd",
+    listing=listing.LISTING,
+    relations=links.RELATIONS,
+    messages=Messages(
+        not_found=N_("Event with ID {id} does not exist."),
+        other_kind=N_("The specified ID is not a valid event."),
+        not_accessible=N_("The requested event is not accessible"),
+        trashed=N_("This event is no longer available"),
+        password_required=N_("The requested event is not accessible without a password"),
+        no_archive_page=N_("The requested event archive page does not exist"),
+        not_created=N_("The event could not be created"),
+        not_updated=N_("The event could not be updated"),
+        already_trashed=N_("The event is already trashed"),
+    ),
+    derive=date_columns,
+    image_column="image_id",
+    components={**COMPONENTS, "EventArchive": post_archive("events", "Event")},
+    summaries={
+        "list": "List events: the default window is from yesterday to two years ahead.",
+        "create": "Create an event (contributors and up; a contributor's event waits for review).",
+        "read": "Read one event; drafts, private and password-protected events need the right "
+        "caller.",
+        "update": "Update an event: only the fields sent change (POST, PUT and PATCH are the "
+        "same).",
+        "delete": "Move an event to the trash (410 if it is already there).",
+        "read_by_slug": "Read one event by its slug.",
+        "update_by_slug": "Update an event found by slug; a ``slug`` in the body renames it "
+        "(DEVIATIONS #3).",
+        "delete_by_slug": "Trash an event found by slug (same permission checks as by id: "
+        "DEVIATIONS #2).",
+    },
+)

@@ -1,0 +1,455 @@
+"""``GET /events``: its parameters, its named conditions, and the statements that keep it fast
+(exact totals from a per-day summary, pages read from the listing index, SQLite's search index).
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime, time, timedelta
+from functools import lru_cache
+from typing import Any
+
+import sqlalchemy as sa
+
+from eventcal.context import Call
+from eventcal.domains.events import links, search
+from eventcal.domains.events.dates import (
+    DATE_FILTERS,
+    RELATIVE_FILTERS,
+    date_window,
+    default_end,
+    default_start,
+    strict_dates,
+)
+from eventcal.errors import InvalidParams, ParamError
+from eventcal.http.args import Arg, Params, boolean, positive_int_list
+from eventcal.http.request import RequestState
+from eventcal.permissions import Cap
+from eventcal.resources import dates as date_service
+from eventcal.resources import parsers, relations
+from eventcal.resources.listing import Active, Condition, Listing, ListQuery
+from eventcal.resources.posts import fields as post_fields
+from eventcal.resources.spec import Resource
+from eventcal.storage.db import Connection, Row, in_values
+from eventcal.storage.queries import like_pattern
+from eventcal.storage.tables import UtcDateTime, event, event_day_count, venue
+from eventcal.timezones import to_utc
+
+GEOFENCE_KM = 25.0
+"""Radius around ``geoloc_lat``/``geoloc_lng`` (the calendar extension's default geofence)."""
+KM_PER_DEGREE = 111.32
+
+ARGS = (
+    *parsers.page_args("events"),
+    Arg(
+        "start_date",
+        "Events that start on the specified date",
+        parsers.time_value,
+        default=default_start,
+    ),
+    Arg(
+        "end_date", "Events that end on the specified date", parsers.time_value, default=default_end
+    ),
+    Arg("starts_before", "Events that start before the specified date", parsers.time_value),
+    Arg("starts_after", "Events that start after the specified date", parsers.time_value),
+    Arg("ends_before", "Events that end before the specified date", parsers.time_value),
+    Arg("ends_after", "Events that end after the specified date", parsers.time_value),
+    Arg(
+        "strict_dates",
+        "Dates set using the start_date/end_date, starts_*/ends_* are set to start at the "
+        "specified times. The default behavior is to include the entire days.",
+        strict_dates,
+        default="false",
+    ),
+    Arg(
+        "search",
+        "Events should contain the specified string in the title or description",
+        parsers.search,
+        type="string",
+    ),
+    Arg(
+        "categories",
+        "Events should be assigned one of the specified categories slugs or IDs",
+        relations.filter_by("categories"),
+        items={"type": "integer"},
+    ),
+    Arg(
+        "tags",
+        "Events should be assigned one of the specified tags slugs or IDs",
+        relations.filter_by("tags"),
+        items={"type": "integer"},
+    ),
+    Arg(
+        "venue",
+        "Events should be assigned one of the specified venue IDs",
+        relations.filter_by("venues"),
+        items={"type": "integer"},
+    ),
+    Arg(
+        "organizer",
+        "Events should be assigned one of the specified organizer IDs",
+        relations.filter_by("organizers"),
+        items={"type": "integer"},
+    ),
+    Arg(
+        "featured",
+        "Events should be filtered by their featured status",
+        boolean("featured"),
+        type="boolean",
+    ),
+    post_fields.status_arg("event"),
+    Arg(
+        "geoloc",
+        "Events should be filtered by whether their venue has geolocation data",
+        boolean("geoloc"),
+        type="boolean",
+    ),
+    Arg(
+        "geoloc_lat",
+        "Events should be filtered by their venue latitude location, must also provide geoloc_lng",
+        parsers.latitude,
+        format="double",
+    ),
+    Arg(
+        "geoloc_lng",
+        "Events should be filtered by their venue longitude location, must also provide geoloc_lat",
+        parsers.longitude,
+        format="double",
+    ),
+    Arg(
+        "include",
+        "Include events with one of the post IDs specified in the array of CSV list, date "
+        "filters will be ignored.",
+        positive_int_list,
+        items={"type": "integer"},
+    ),
+    Arg(
+        "post_parent",
+        "Events should be filtered by their post_parent being the specified one.",
+        relations.existing_item("events"),
+        type="integer",
+    ),
+    Arg("ticketed", "Filter events with or without tickets.", boolean("ticketed"), type="boolean"),
+)
+
+
+# --- conditions ----------------------------------------------------------------------------
+
+
+def _compare(column: Any, op: str, name: str) -> Condition:
+    bound = sa.bindparam(name, type_=UtcDateTime)
+    comparisons = {
+        ">=": column >= bound,
+        "<=": column <= bound,
+        "<": column < bound,
+        ">": column > bound,
+    }
+    condition = comparisons[op]
+    return lambda _: [condition]
+
+
+def _equal(column: Any, name: str, type_: Any) -> Condition:
+    condition = column == sa.bindparam(name, type_=type_)
+    return lambda _: [condition]
+
+
+def _geoloc(shape: tuple[bool | None, bool]) -> list[sa.ColumnElement[bool]]:
+    """The venue has coordinates (or not), or lies within the geofence around a point."""
+    wanted, near = shape
+    located = sa.and_(venue.c.latitude.is_not(None), venue.c.longitude.is_not(None))
+    if near:
+        dy = venue.c.latitude - sa.bindparam("lat0", type_=sa.Float)
+        dx = (venue.c.longitude - sa.bindparam("lng0", type_=sa.Float)) * sa.bindparam(
+            "cos_lat", type_=sa.Float
+        )
+        located = sa.and_(
+            located,
+            venue.c.latitude.between(
+                sa.bindparam("lat_min", type_=sa.Float), sa.bindparam("lat_max", type_=sa.Float)
+            ),
+            venue.c.longitude.between(
+                sa.bindparam("lng_min", type_=sa.Float), sa.bindparam("lng_max", type_=sa.Float)
+            ),
+            dy * dy + dx * dx <= sa.bindparam("radius_deg2", type_=sa.Float),
+        )
+    has_location = sa.exists().where(venue.c.id == event.c.venue_id, located).correlate(event)
+    return [has_location if (wanted is not False or near) else sa.not_(has_location)]
+
+
+CONDITIONS: dict[str, Condition] = {
+    **post_fields.visibility(event),
+    "listed": lambda _: [event.c.hide_from_listings == sa.false()],
+    "start_min": _compare(event.c.start_at, ">=", "start_min"),
+    "end_max": _compare(event.c.end_at, "<=", "end_max"),
+    "starts_before": _compare(event.c.start_at, "<", "starts_before"),
+    "starts_after": _compare(event.c.start_at, ">", "starts_after"),
+    "ends_before": _compare(event.c.end_at, "<", "ends_before"),
+    "ends_after": _compare(event.c.end_at, ">", "ends_after"),
+    "words": search.words_condition,
+    "excluded": search.excluded_condition,
+    "categories": lambda _: [relations.links_to_any(links.CATEGORIES, event, "category_ids")],
+    "tags": lambda _: [relations.links_to_any(links.TAGS, event, "tag_ids")],
+    "venue": lambda _: [relations.links_to_any(links.VENUE, event, "venue_ids")],
+    "organizer": lambda _: [relations.links_to_any(links.ORGANIZERS, event, "organizer_ids")],
+    "featured": _equal(event.c.featured, "featured", sa.Boolean),
+    "include": lambda _: [in_values(event.c.id, "include")],
+    "post_parent": _equal(event.c.parent_id, "parent_id", sa.Integer),
+    "ticketed": _equal(event.c.ticketed, "ticketed", sa.Boolean),
+    "geoloc": _geoloc,
+}
+
+
+# --- from parameters to the query ----------------------------------------------------------
+
+
+def _flag(value: bool) -> str:
+    return "1" if value else "0"
+
+
+def _bounding_box(lat: float, lng: float, radius_km: float) -> dict[str, float]:
+    """Parameters of the distance test: a box for the cheap part, then an equirectangular
+    distance (accurate to well under 1% at geofence scales, and plain arithmetic in SQL)."""
+    dlat = radius_km / KM_PER_DEGREE
+    cos_lat = max(math.cos(math.radians(lat)), 1e-6)
+    dlng = min(radius_km / (KM_PER_DEGREE * cos_lat), 180.0)
+    return {
+        "lat_min": lat - dlat,
+        "lat_max": lat + dlat,
+        "lng_min": lng - dlng,
+        "lng_max": lng + dlng,
+        "lat0": lat,
+        "lng0": lng,
+        "cos_lat": cos_lat,
+        "radius_deg2": dlat * dlat,
+    }
+
+
+def _dates(call: Call, params: Params, query: ListQuery, strict: bool) -> list[tuple[str, str]]:
+    """The date windows; returns their link parameters (strict mode carries the UTC form, so
+    the links give the same listing)."""
+    zone = call.site.zone
+    sent = {name: params[name] for name in DATE_FILTERS if name in params}
+    window = date_window(sent, strict, "include" in params, zone, call.now)
+
+    def shown(value: datetime) -> str:
+        return date_service.format_datetime(to_utc(value, zone) if strict else value)
+
+    bounds = {"start_min": window.start_min, "end_max": window.end_max, **window.relative}
+    link: list[tuple[str, str]] = []
+    for name, value in bounds.items():
+        if value is not None:
+            # Window bounds are site-local times; events are compared by the instants they
+            # occupy (an all-day event in New York is not inside a UTC site's day).
+            query.on(name, **{name: to_utc(value, zone)})
+            link.append(
+                ({"start_min": "start_date", "end_max": "end_date"}.get(name, name), shown(value))
+            )
+    query.cacheable = all(date_service.is_absolute(sent[name]) for name in sent)
+    return link
+
+
+def _search(call: Call, params: Params, query: ListQuery) -> tuple[str, ...]:
+    """The search words; returns those SQLite's index can find."""
+    words, excluded = search.split_search(params["search"])
+    translated = call.translating is not None and bool(words or excluded)
+    protected = bool(words or excluded) and call.actor.can(Cap.EDIT_OTHERS)
+    if translated:
+        query.values["search_language"] = call.translating
+    if words:
+        patterns = {f"word{i}": like_pattern(w) for i, w in enumerate(words)}
+        query.on("words", search.Words(len(words), translated, protected), **patterns)
+    if excluded:
+        patterns = {f"notword{i}": like_pattern(w) for i, w in enumerate(excluded)}
+        query.on("excluded", search.Words(len(excluded), translated, protected), **patterns)
+    return () if translated else tuple(search.indexed_words(words))
+
+
+def _geolocation(params: Params, query: ListQuery) -> list[tuple[str, str]]:
+    if ("geoloc_lat" in params) != ("geoloc_lng" in params):
+        given = "geoloc_lat" if "geoloc_lat" in params else "geoloc_lng"
+        other = "geoloc_lng" if given == "geoloc_lat" else "geoloc_lat"
+        raise InvalidParams({given: ParamError("{param} requires {other}.", other=other)})
+    near = "geoloc_lat" in params
+    if "geoloc" in params or near:
+        query.on("geoloc", (params.get("geoloc"), near))
+    link = []
+    if "geoloc" in params:
+        link.append(("geoloc", _flag(params["geoloc"])))
+    if near:
+        lat, lng = params["geoloc_lat"], params["geoloc_lng"]
+        query.values.update(_bounding_box(lat, lng, GEOFENCE_KM))
+        link += [("geoloc_lat", repr(lat)), ("geoloc_lng", repr(lng))]
+    return link
+
+
+async def prepare(state: RequestState, params: Params, resource: Resource) -> ListQuery:
+    """The listing's filters and their link parameters, in the original's URL order (every
+    filter is carried, so ``next_rest_url`` gives the next page of the same listing:
+    DEVIATIONS #9)."""
+    call = state.call
+    query = ListQuery(params["page"], params["per_page"], context_edit=state.context_edit)
+    strict = bool(params.get("strict_dates")) if "strict_dates" in params else False
+    query.on("listed")
+    status_link = post_fields.restrict(call, query, params.get("status"))
+    date_links = _dates(call, params, query, strict)
+    link = [("page", str(query.page)), ("per_page", str(query.per_page))]
+    link += [(n, v) for n, v in date_links if n in ("start_date", "end_date")]
+    indexed: tuple[str, ...] = ()
+    if "search" in params:
+        indexed = _search(call, params, query)
+        link.append(("search", params["search"]))
+    for name, key in (("categories", "category_ids"), ("tags", "tag_ids")):
+        if name in params:
+            query.on(name, **{key: params[name].ids})
+            link.append((name, params[name].text))
+    link.append(("status", status_link))
+    if "post_parent" in params:
+        query.on("post_parent", parent_id=params["post_parent"])
+        link.append(("post_parent", str(params["post_parent"])))
+    if "include" in params:
+        query.on("include", include=params["include"])
+        link.append(("include", ",".join(str(i) for i in params["include"])))
+    link += [(n, v) for n, v in date_links if n in RELATIVE_FILTERS]
+    if strict:
+        link.append(("strict_dates", "true"))
+    for name in ("ticketed",):
+        if name in params:
+            query.on(name, **{name: params[name]})
+            link.append((name, _flag(params[name])))
+    for name, key in (("venue", "venue_ids"), ("organizer", "organizer_ids")):
+        if name in params:
+            query.on(name, **{key: params[name].ids})
+            link.append((name, params[name].text))
+    if "featured" in params:
+        query.on("featured", featured=params["featured"])
+        link.append(("featured", _flag(params["featured"])))
+    link += _geolocation(params, query)
+    query.link = link
+    if indexed and call.conn.dialect_name == "sqlite":
+        query.values["search_match"] = await search.index_query(call.conn, list(indexed))
+        query.order = "search_index"
+    return query
+
+
+# --- the statements ------------------------------------------------------------------------
+
+
+def _window_count_stmt() -> sa.Select[Any]:
+    """The number of listable events in ``[start_min, end_max]`` (start and end inside), from
+    ``event_day_count`` and the two partial days at the window's edges.
+
+    With ``first_day``/``last_day`` the UTC days of ``start_min``/``end_max`` and
+    ``first_edge``/``last_edge`` the midnights after ``first_day`` and at ``last_day``, the
+    events of the window are, without overlap:
+
+    * those starting on ``first_day``: counted in ``ix_event_listing`` (start in
+      ``[start_min, first_edge)``);
+    * those starting after ``first_day`` and ending before ``last_day``: all inside the window,
+      read from the summary;
+    * those starting after ``first_day`` and ending on ``last_day``: counted in
+      ``ix_event_listing_end`` (end in ``[last_edge, end_max]``).
+    """
+    start_min = sa.bindparam("start_min", type_=UtcDateTime)
+    end_max = sa.bindparam("end_max", type_=UtcDateTime)
+    first_edge = sa.bindparam("first_edge", type_=UtcDateTime)
+    last_edge = sa.bindparam("last_edge", type_=UtcDateTime)
+    days = event_day_count.c
+    middle = sa.select(sa.func.coalesce(sa.func.sum(days.events), 0)).where(
+        in_values(days.status, "statuses", sa.String()),
+        days.start_day > sa.bindparam("first_day", type_=sa.Date),
+        days.end_day < sa.bindparam("last_day", type_=sa.Date),
+    )
+    listable = (
+        in_values(event.c.status, "statuses", sa.String()),
+        event.c.hide_from_listings == sa.false(),
+    )
+    first = sa.select(sa.func.count()).where(
+        *listable,
+        event.c.start_at >= start_min,
+        event.c.start_at < first_edge,
+        event.c.end_at <= end_max,
+    )
+    last = sa.select(sa.func.count()).where(
+        *listable,
+        event.c.end_at >= last_edge,
+        event.c.end_at <= end_max,
+        event.c.start_at >= first_edge,
+    )
+    return sa.select(middle.scalar_subquery() + first.scalar_subquery() + last.scalar_subquery())
+
+
+WINDOW_COUNT = _window_count_stmt()
+WINDOW_ONLY = {"listed", "start_min", "end_max"}
+"""The conditions of the default listing (besides the status): its total comes from the
+per-day summary."""
+
+
+def _window_count_params(query: ListQuery) -> dict[str, Any]:
+    values = query.values
+    start_min, end_max = values["start_min"], values["end_max"]
+    first_day = start_min.astimezone(UTC).date()
+    last_day = end_max.astimezone(UTC).date()
+    statuses = values.get("statuses") or [values["status"]]
+    return {
+        "statuses": list(statuses),
+        "start_min": start_min,
+        "end_max": end_max,
+        "first_day": first_day,
+        "last_day": last_day,
+        "first_edge": datetime.combine(first_day + timedelta(days=1), time(), UTC),
+        "last_edge": datetime.combine(last_day, time(), UTC),
+    }
+
+
+class EventListing(Listing):
+    """The events listing: a listing whose default total comes from the per-day summary, whose
+    pages are read from the listing index first, and whose searches on SQLite start from the
+    search index."""
+
+    def counts_by_day(self, active: Active) -> bool:
+        names = {name for name, _ in active} - {"status", "statuses"}
+        return names == WINDOW_ONLY
+
+    async def count(self, conn: Connection, query: ListQuery) -> int:
+        if self.counts_by_day(query.key):
+            return int(await conn.scalar(WINDOW_COUNT, _window_count_params(query)))
+        statement = _event_count(self, query.key, query.order == "search_index")
+        return int(await conn.scalar(statement, query.values))
+
+    async def rows(self, conn: Connection, query: ListQuery) -> list[Row]:
+        params = {**query.values, "limit": query.per_page, "offset": query.offset}
+        statement = _event_page(self, query.key, query.order == "search_index")
+        return await conn.all(statement, params)
+
+
+@lru_cache(maxsize=512)
+def _event_count(listing: EventListing, active: Active, search_index: bool) -> sa.Select[Any]:
+    source, conditions = search.source(search_index)
+    return sa.select(sa.func.count()).select_from(source).where(*conditions, *listing.where(active))
+
+
+@lru_cache(maxsize=512)
+def _event_page(listing: EventListing, active: Active, search_index: bool) -> sa.Select[Any]:
+    """A page of the listing. The page's ids are found first (for the default listing, in
+    ``ix_event_listing`` alone, so skipping the rows of earlier pages reads no table rows),
+    then only those rows are read."""
+    source, conditions = search.source(search_index)
+    ids = (
+        sa.select(event.c.id, event.c.start_at)
+        .select_from(source)
+        .where(*conditions, *listing.where(active))
+        .order_by(event.c.start_at, event.c.id)
+        .limit(sa.bindparam("limit", type_=sa.Integer))
+        .offset(sa.bindparam("offset", type_=sa.Integer))
+        .subquery("page")
+    )
+    return sa.select(event).join(ids, ids.c.id == event.c.id).order_by(ids.c.start_at, ids.c.id)
+
+
+LISTING = EventListing(
+    table=event,
+    args=ARGS,
+    conditions=CONDITIONS,
+    orders={"default": (event.c.start_at, event.c.id)},
+    prepare=prepare,
+)

@@ -1,0 +1,182 @@
+"""The event object (spec events §1) and its schema.org JSON-LD.
+
+Field order and types follow the recordings (``author`` is a string, date details are strings,
+events keep every key). What an event links to is shown as its own collection embeds it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime, tzinfo
+from typing import Any
+
+from eventcal.domains.events import cost as cost_service
+from eventcal.resources.dates import date_details, format_datetime, iso_with_offset
+from eventcal.resources.posts.present import author_string, image_json, post_dates, post_url
+from eventcal.resources.present import Presented
+from eventcal.resources.text import autop, plain_text
+from eventcal.storage.db import Row, as_local, as_utc
+from eventcal.timezones import resolve_timezone, to_local, zone_abbreviation
+
+WP_TYPE = "tribe_events"
+
+
+def _protected_blanks() -> dict[str, Any]:
+    """What a protected event shows instead of its content (§1.6)."""
+    return {
+        "cost": "",
+        "cost_details": {
+            "currency_symbol": "",
+            "currency_code": "",
+            "currency_position": "",
+            "values": [],
+        },
+        "website": "",
+        "show_map": None,
+        "show_map_link": None,
+        "hide_from_listings": None,
+        "sticky": None,
+        "featured": None,
+        "categories": [],
+        "tags": [],
+        "venue": [],
+        "organizer": [],
+        "custom_fields": [],
+    }
+
+
+def event_zone(row: Row, ctx: Presented) -> tzinfo:
+    return resolve_timezone(row["timezone"]) or ctx.site.zone
+
+
+def _header(row: Row, ctx: Presented) -> dict[str, Any]:
+    event_id = row["id"]
+    date, date_utc, modified, modified_utc = post_dates(row, ctx.site.zone)
+    global_id = ctx.urls.global_id(event_id)
+    return {
+        "id": event_id,
+        "global_id": global_id,
+        "global_id_lineage": [global_id],
+        "author": author_string(row["author_id"]),
+        "status": row["status"],
+        "date": date,
+        "date_utc": date_utc,
+        "modified": modified,
+        "modified_utc": modified_utc,
+        "url": post_url(ctx.urls, "event", WP_TYPE, row),
+        "rest_url": f"{ctx.urls.rest}/events/{event_id}",
+        "title": row["title"],
+    }
+
+
+def _times(row: Row, zone: tzinfo) -> dict[str, Any]:
+    start_local = as_local(row["start_local"])
+    start = format_datetime(start_local)
+    end = format_datetime(as_local(row["end_local"]))
+    start_utc = format_datetime(as_utc(row["start_at"]))
+    end_utc = format_datetime(as_utc(row["end_at"]))
+    return {
+        "start_date": start,
+        "start_date_details": date_details(start),
+        "end_date": end,
+        "end_date_details": date_details(end),
+        "utc_start_date": start_utc,
+        "utc_start_date_details": date_details(start_utc),
+        "utc_end_date": end_utc,
+        "utc_end_date_details": date_details(end_utc),
+        "timezone": row["timezone"],
+        "timezone_abbr": zone_abbreviation(zone, start_local) if row["timezone"] else "",
+    }
+
+
+def event_json(row: Row, ctx: Presented) -> dict[str, Any]:
+    """The event object. A single read adds ``json_ld`` to it and to its venue and organizers
+    (the event's own is left out for password-protected events); ``protected`` blanks the
+    protected fields (§1.6)."""
+    data = _header(row, ctx)
+    protected = ctx.protected
+    data.update(
+        {
+            "description": "" if protected else autop(row["description"]),
+            "excerpt": "" if protected else autop(row["excerpt"]),
+            "slug": row["slug"],
+            "image": False if protected else image_json(row, ctx.media),
+            "all_day": None if protected else bool(row["all_day"]),
+        }
+    )
+    zone = event_zone(row, ctx)
+    data.update(_times(row, zone))
+    if protected:
+        data.update(_protected_blanks())
+        data["translations"] = ctx.languages(row)
+        return data
+    values = cost_service.load_cost(row["cost"])
+    data["cost"] = cost_service.format_cost(
+        values,
+        row["currency_symbol"],
+        row["currency_position"],
+        ctx.site.currency_symbol,
+        ctx.site.currency_position,
+    )
+    data["cost_details"] = {
+        "currency_symbol": row["currency_symbol"],
+        "currency_code": "",
+        "currency_position": row["currency_position"],
+        "values": cost_service.cost_values(values),
+    }
+    data["website"] = data["url"] if row["website"] is None else row["website"]
+    for flag in ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured"):
+        data[flag] = bool(row[flag])
+    data["categories"] = ctx.embed("categories", row)
+    data["tags"] = ctx.embed("tags", row)
+    venues = ctx.embed("venue", row)
+    data["venue"] = venues[0] if venues else []
+    data["organizer"] = ctx.embed("organizer", row)
+    data["custom_fields"] = []
+    if ctx.single and not row["post_password"]:
+        data["json_ld"] = event_json_ld(row, ctx, data, zone, values)
+    data["translations"] = ctx.languages(row)
+    return data
+
+
+def event_json_ld(
+    row: Row, ctx: Presented, data: Mapping[str, Any], zone: tzinfo, cost_values: list[str]
+) -> dict[str, Any]:
+    """schema.org ``Event`` (informational; spec events §1.5)."""
+    excerpt = plain_text(row["excerpt"]) or plain_text(row["description"])[:300]
+    ld: dict[str, Any] = {
+        "@context": "http://schema.org",
+        "@type": "Event",
+        "name": row["title"],
+        "description": excerpt,
+    }
+    image = data.get("image")
+    if isinstance(image, dict):
+        ld["image"] = image["url"]
+    ld["url"] = data["url"]
+    ld["eventAttendanceMode"] = "https://schema.org/OfflineEventAttendanceMode"
+    ld["eventStatus"] = "https://schema.org/EventScheduled"
+    ld["startDate"] = iso_with_offset(as_local(row["start_local"]), zone)
+    ld["endDate"] = iso_with_offset(as_local(row["end_local"]), zone)
+    places: Sequence[dict[str, Any]] = ctx.linked_data("venue", row)
+    if places:
+        ld["location"] = places[0]
+    organizers = ctx.linked_data("organizer", row)
+    if organizers:
+        ld["organizer"] = organizers[0]
+    if cost_values:
+        ld["offers"] = {
+            "@type": "Offer",
+            "price": cost_service.json_ld_price(cost_values),
+            "priceCurrency": "USD",
+            "url": data["url"],
+            "category": "primary",
+            "availability": "inStock",
+            "validFrom": iso_with_offset(_day_start(row, zone), zone),
+        }
+    ld["performer"] = "Organization"
+    return ld
+
+
+def _day_start(row: Row, zone: tzinfo) -> datetime:
+    return to_local(as_utc(row["published_at"]), zone).replace(hour=0, minute=0, second=0)

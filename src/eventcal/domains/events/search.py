@@ -1,0 +1,155 @@
+"""``search`` of the events listing: every word is a case-insensitive substring of the title,
+excerpt or description (``-word`` excludes).
+
+PostgreSQL answers the ILIKE tests from trigram indexes (pg_trgm); SQLite first narrows the
+events down with its FTS5 trigram table ``event_search`` (migration 0008), whose matches are a
+superset of what the ILIKE tests accept, and the tests still decide. The protected text of
+password-protected events is searched only for callers who may read it all (a match would reveal
+it: spec README §6.4).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.compiler import compiles
+
+from eventcal.storage.db import Connection
+from eventcal.storage.queries import translated_match
+from eventcal.storage.tables import SEARCH_FIELDS, SQLITE_SEARCH_TABLE, event
+
+_SEARCH_TOKEN = re.compile(r'"([^"]*)"?|([^\s",+]+)')
+MAX_SEARCH_WORDS = 12
+MIN_INDEXED_WORD = 3
+"""The trigram index finds words of 3 characters or more."""
+PROBE_CAP = 1000
+"""How many index matches of each word :func:`index_query` counts at most."""
+
+
+def split_search(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Words of a search (quoted phrases kept whole); ``-word`` excludes (WordPress search)."""
+    terms: list[str] = []
+    excluded: list[str] = []
+    for match in _SEARCH_TOKEN.finditer(text):
+        phrase, word = match.group(1), match.group(2)
+        item = (phrase if phrase is not None else word).strip()
+        if not item:
+            continue
+        if word is not None and item.startswith("-") and len(item) > 1:
+            excluded.append(item[1:])
+        elif item != "-":
+            terms.append(item)
+    return tuple(terms[:MAX_SEARCH_WORDS]), tuple(excluded[:MAX_SEARCH_WORDS])
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """The shape of a search condition: how many words, and what they may match."""
+
+    count: int
+    translated: bool
+    """Words also match the request's language's text (a language other than the default)."""
+    protected: bool
+    """Words also match the description and excerpt of password-protected events."""
+
+
+def word_match(name: str, translated: bool, protected: bool) -> sa.ColumnElement[bool]:
+    """The word bound as ``name`` is in the title, excerpt or description."""
+    pattern = sa.bindparam(name, type_=sa.String)
+    if protected:
+        match = sa.or_(*(event.c[f].ilike(pattern, escape="\\") for f in SEARCH_FIELDS))
+        if translated:
+            match = sa.or_(match, translated_match("event", event.c.id, SEARCH_FIELDS, [name]))
+        return match
+    content = ("excerpt", "description")
+    title: sa.ColumnElement[bool] = event.c.title.ilike(pattern, escape="\\")
+    body = sa.or_(*(event.c[f].ilike(pattern, escape="\\") for f in content))
+    if translated:
+        title = sa.or_(title, translated_match("event", event.c.id, ("title",), [name]))
+        body = sa.or_(body, translated_match("event", event.c.id, content, [name]))
+    return sa.or_(title, sa.and_(event.c.post_password == "", body))
+
+
+def words_condition(words: Words) -> list[sa.ColumnElement[bool]]:
+    return [word_match(f"word{i}", words.translated, words.protected) for i in range(words.count)]
+
+
+def excluded_condition(words: Words) -> list[sa.ColumnElement[bool]]:
+    return [
+        sa.not_(word_match(f"notword{i}", words.translated, words.protected))
+        for i in range(words.count)
+    ]
+
+
+# --- SQLite's search index -----------------------------------------------------------------
+
+SEARCH_INDEX = sa.table(SQLITE_SEARCH_TABLE, sa.column("rowid"), sa.column(SQLITE_SEARCH_TABLE))
+"""SQLite's FTS5 trigram index of the events' title, excerpt and description (migration 0008);
+the column named like the table stands for the whole row in ``MATCH``."""
+
+
+class _CrossJoin(sa.Join):
+    """``left CROSS JOIN right ON …``: SQLite's documented way to make ``left`` the outer
+    loop (its planner never reorders a CROSS JOIN)."""
+
+    inherit_cache = True
+
+
+@compiles(_CrossJoin, "sqlite")
+def _cross_join_sqlite(element: _CrossJoin, compiler: Any, **kw: Any) -> str:
+    kw["asfrom"] = True
+    left = compiler.process(element.left, **kw)
+    right = compiler.process(element.right, **kw)
+    return f"{left} CROSS JOIN {right} ON {compiler.process(element.onclause, **kw)}"
+
+
+def phrase(word: str) -> str:
+    """An FTS5 string (a phrase of the word's trigrams)."""
+    return '"' + word.replace('"', '""') + '"'
+
+
+def indexed_words(words: tuple[str, ...]) -> list[str]:
+    """The search words the trigram index can find (3 characters or more)."""
+    return [w for w in words if len(w) >= MIN_INDEXED_WORD]
+
+
+def source(search_index: bool) -> tuple[sa.FromClause, list[Any]]:
+    """The FROM clause of the listing and the conditions it brings: a search with words of 3
+    characters or more on SQLite starts from the events whose text contains them all in
+    ``event_search``, so it reads only those rows, never the whole window."""
+    if not search_index:
+        return event, []
+    joined = _CrossJoin(SEARCH_INDEX, event, event.c.id == SEARCH_INDEX.c.rowid)
+    match = SEARCH_INDEX.c[SQLITE_SEARCH_TABLE].match(sa.bindparam("search_match", type_=sa.String))
+    return joined, [match]
+
+
+_INDEX_PROBE = sa.select(sa.func.count()).select_from(
+    sa.select(SEARCH_INDEX.c.rowid)
+    .where(SEARCH_INDEX.c[SQLITE_SEARCH_TABLE].match(sa.bindparam("match", type_=sa.String)))
+    .limit(sa.bindparam("cap", type_=sa.Integer))
+    .subquery("probe")
+)
+
+
+async def index_query(conn: Connection, words: list[str]) -> str:
+    """The FTS5 query for ``words``: the rarest word alone when one is rare.
+
+    For ``"Summer" AND "gala" AND "9999"`` FTS5 reads much of the list of every word: with
+    1,000,000 events 5.7 ms, against 0.2 ms for ``"9999"`` alone (280 events). So each word's
+    matches are counted up to :data:`PROBE_CAP` (~0.1 ms each), and when the rarest has fewer,
+    the index is asked for that word alone: the ILIKE tests of every word still decide, so the
+    result is the same. When every word is common, the index intersects them all.
+    """
+    if len(words) >= 2:
+        counts = []
+        for word in words:
+            found = await conn.scalar(_INDEX_PROBE, {"match": phrase(word), "cap": PROBE_CAP})
+            counts.append((int(found or 0), -len(word), word))
+        fewest, _, rarest = min(counts)
+        if fewest < PROBE_CAP:
+            return phrase(rarest)
+    return " AND ".join(phrase(word) for word in words)

@@ -1,0 +1,233 @@
+"""Presenting items: what a page of items links to is loaded in bulk, then each item is shown by
+its collection's presenter.
+
+One query per link table or column of the collection's relations (relations that share a link,
+such as an event's categories and tags, share the query), one for the media of every item shown,
+and one for the translations of everything shown — whatever the number of items and whatever the
+language, so a list page costs the same at ``per_page=1`` and ``per_page=50``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+
+from eventcal.resources.spec import ColumnLink, Link, Relation, Resource
+from eventcal.resources.translations import Texts, load_texts
+from eventcal.storage import queries as q
+from eventcal.storage.db import Row, in_values
+
+if TYPE_CHECKING:
+    from eventcal.context import Call, Site, Urls
+
+
+@dataclass(slots=True)
+class Loaded:
+    """What a set of items links to, loaded in bulk."""
+
+    related: dict[str, dict[int, list[Row]]] = field(default_factory=dict)
+    """Relation name → source id → target rows, in the relation's order."""
+    media: dict[int, Row] = field(default_factory=dict)
+    texts: Texts = field(default_factory=lambda: Texts("en", "en"))
+    locked: set[int] = field(default_factory=set)
+    """Related items whose protected content the caller may not see."""
+    extra: dict[int, Row] = field(default_factory=dict)
+    """More rows of the collection itself, by id (``Resource.also_load``)."""
+
+
+@dataclass(slots=True)
+class Presented:
+    """What a presenter gets besides the row: the request's URLs and site, and the loaded
+    related items, media and translations."""
+
+    resource: Resource
+    call: Call
+    loaded: Loaded
+    single: bool = False
+    """A single read (with JSON-LD), not a list item."""
+    protected: bool = False
+    """The caller may not see the item's protected content (it is blanked)."""
+
+    @property
+    def urls(self) -> Urls:
+        return self.call.urls
+
+    @property
+    def site(self) -> Site:
+        return self.call.site
+
+    @property
+    def media(self) -> dict[int, Row]:
+        return self.loaded.media
+
+    def languages(self, row: Row, resource: Resource | None = None) -> list[str]:
+        """The languages the item has text in."""
+        kind = (resource or self.resource).name
+        return self.loaded.texts.languages(kind, int(row["id"]))
+
+    def linked(self, relation: str, row: Row) -> list[Row]:
+        """The localised target rows an item links to through a relation."""
+        target = self.call.registry.target(self.resource.relation(relation))
+        rows = self.loaded.related.get(relation, {}).get(int(row["id"]), [])
+        return self.loaded.texts.localize_all(target.name, rows)
+
+    def _targets(self, relation: str, row: Row) -> list[tuple[Row, Presented]]:
+        target = self.call.registry.target(self.resource.relation(relation))
+        return [
+            (
+                linked,
+                Presented(
+                    target,
+                    self.call,
+                    self.loaded,
+                    single=self.single,
+                    protected=int(linked["id"]) in self.loaded.locked,
+                ),
+            )
+            for linked in self.linked(relation, row)
+        ]
+
+    def embed(self, relation: str, row: Row) -> list[dict[str, Any]]:
+        """The targets an item links to, each shown as its collection embeds it."""
+        return [
+            (ctx.resource.embed or ctx.resource.present)(linked, ctx)
+            for linked, ctx in self._targets(relation, row)
+        ]
+
+    def linked_data(self, relation: str, row: Row) -> list[dict[str, Any]]:
+        """The schema.org objects of the targets an item links to (what they may show)."""
+        return [
+            ctx.resource.linked_data(linked, ctx)
+            for linked, ctx in self._targets(relation, row)
+            if ctx.resource.linked_data is not None
+        ]
+
+
+@lru_cache(maxsize=64)
+def _link_query(link: Link, target: Resource) -> sa.Select[Any]:
+    """The targets of a page of sources: by id for a column link, joined for a link table."""
+    table = target.table
+    if isinstance(link, ColumnLink):
+        return sa.select(table).where(in_values(table.c.id, "ids"))
+    order = [link.source, link.position] if link.position is not None else [link.source]
+    return (
+        sa.select(link.source.label("source_id"), table)
+        .join(table, table.c.id == link.target)
+        .where(in_values(link.source, "ids"))
+        .order_by(*order, *target.order)
+    )
+
+
+def _groups(resource: Resource) -> list[list[Relation]]:
+    """The relations, grouped by the link they share (one query per group)."""
+    groups: dict[int, list[Relation]] = {}
+    for relation in resource.relations:
+        groups.setdefault(id(relation.link), []).append(relation)
+    return list(groups.values())
+
+
+async def _load_group(
+    call: Call, relations: list[Relation], rows: Sequence[Row]
+) -> dict[str, dict[int, list[Row]]]:
+    """Relation name → source id → target rows, for relations that share one link."""
+    link = relations[0].link
+    targets = [call.registry.target(r) for r in relations]
+    if isinstance(link, ColumnLink):
+        column = link.column.name
+        wanted = sorted({int(r[column]) for r in rows if r[column]})
+        found = (
+            await call.conn.all(_link_query(link, targets[0]), {"ids": wanted}) if wanted else []
+        )
+        by_id = {int(t["id"]): t for t in found}
+        linked = {
+            int(r["id"]): [by_id[int(r[column])]]
+            for r in rows
+            if r[column] and int(r[column]) in by_id
+        }
+        return {relation.name: linked for relation in relations}
+    ids = [int(r["id"]) for r in rows]
+    found = await call.conn.all(_link_query(link, targets[0]), {"ids": ids})
+    result: dict[str, dict[int, list[Row]]] = {}
+    for relation, target in zip(relations, targets, strict=True):
+        grouped: dict[int, list[Row]] = {}
+        for t in found:
+            if target.owns(t):
+                grouped.setdefault(int(t["source_id"]), []).append(t)
+        result[relation.name] = grouped
+    return result
+
+
+async def load(
+    call: Call,
+    resource: Resource,
+    rows: Sequence[Row],
+    *,
+    password: str | None = None,
+    context_edit: bool = False,
+) -> Loaded:
+    """Everything ``rows`` link to, their media and translations (see the module docstring).
+
+    ``password`` and ``context_edit`` decide which linked items are shown protected (their own
+    rule, with the request's password)."""
+    loaded = Loaded()
+    shown: list[tuple[Resource, Row]] = [(resource, r) for r in rows]
+    if rows:
+        for relations in _groups(resource):
+            loaded.related.update(await _load_group(call, relations, rows))
+        if resource.also_load is not None:
+            extra = await resource.also_load(call, resource, rows)
+            loaded.extra = {int(r["id"]): r for r in [*rows, *extra]}
+            shown.extend((resource, r) for r in extra)
+    for relation in resource.relations:
+        target = call.registry.target(relation)
+        for items in loaded.related.get(relation.name, {}).values():
+            shown.extend((target, t) for t in items)
+            loaded.locked.update(
+                int(t["id"])
+                for t in items
+                if target.behaviour.protected(call.actor, t, password, context_edit)
+            )
+    media_ids = {int(r[c]) for res, r in shown if (c := res.image_column) and r[c]}
+    if media_ids:
+        media = await call.conn.all(q.MEDIA_BY_IDS, {"ids": sorted(media_ids)})
+        loaded.media = {int(m["id"]): m for m in media}
+    loaded.texts = await load_texts(
+        call.conn,
+        call.language,
+        call.site.default_language,
+        kinds=sorted({res.name for res, _ in shown}),
+        ids=sorted({int(r["id"]) for _, r in shown}),
+    )
+    return loaded
+
+
+async def present_rows(
+    call: Call,
+    resource: Resource,
+    rows: Sequence[Row],
+    *,
+    single: bool = False,
+    password: str | None = None,
+    context_edit: bool = False,
+) -> list[dict[str, Any]]:
+    """Rows as their collection shows them, protected content blanked for callers who may
+    not see it."""
+    loaded = await load(call, resource, rows, password=password, context_edit=context_edit)
+    protected = resource.behaviour.protected
+    return [
+        resource.present(
+            loaded.texts.localize(resource.name, row),
+            Presented(
+                resource,
+                call,
+                loaded,
+                single=single,
+                protected=protected(call.actor, row, password, context_edit),
+            ),
+        )
+        for row in rows
+    ]

@@ -1,0 +1,346 @@
+"""Relations at work: parsing and resolving the items a write links to, keeping link tables and
+counts, unlinking a trashed item, and the conditions that filter by links.
+
+A relation names its target collection; the target's :class:`Reference` says how clients name its
+items in another collection's writes and filters (venues: ids, ``{"id": …}`` or inline objects;
+terms: ids, slugs or names). Everything else here is the same for every relation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Protocol
+
+import sqlalchemy as sa
+
+from eventcal.errors import InvalidParams, ParamError
+from eventcal.http.args import Invalid, Parser, positive_int
+from eventcal.http.request import RequestState
+from eventcal.resources import changes
+from eventcal.resources.registry import Incoming, Registry
+from eventcal.resources.spec import ColumnLink, Relation, Resource, TableLink
+from eventcal.storage.db import Connection, Row, in_values
+
+if TYPE_CHECKING:
+    from eventcal.context import Call
+
+
+@dataclass(frozen=True, slots=True)
+class FilterValue:
+    """A list filter naming items of another collection: their ids, and the value as the
+    archive's links carry it."""
+
+    ids: list[int]
+    text: str
+
+
+class Reference(Protocol):
+    """How clients name a collection's items in other collections' writes and filters."""
+
+    async def parse(
+        self, value: Any, state: RequestState, target: Resource, *, allow_csv: bool
+    ) -> list[Any]:
+        """The references a write sends (raise :class:`Invalid`); ``[]`` clears the links."""
+
+    async def resolve(self, call: Call, target: Resource, refs: list[Any], name: str) -> list[int]:
+        """The ids of the referenced items, in order, duplicates removed; may create items
+        (inline venues, new terms by name) for callers who may."""
+
+    async def filter(self, value: Any, state: RequestState, target: Resource) -> FilterValue:
+        """The items a list filter names (raise :class:`Invalid` when one does not exist)."""
+
+
+def references(target: str, *, allow_csv: bool = False) -> Parser:
+    """The parser of a relation field: the target collection parses the value."""
+
+    async def parse(value: Any, state: RequestState) -> list[Any]:
+        resource = state.call.registry[target]
+        assert resource.reference is not None, f"{target} cannot be referenced"
+        refs: list[Any] = await resource.reference.parse(
+            value, state, resource, allow_csv=allow_csv
+        )
+        return refs
+
+    return parse
+
+
+def filter_by(target: str) -> Parser:
+    """The parser of a list filter naming items of ``target`` (``venue=1,2``, ``tags=jazz``)."""
+
+    async def parse(value: Any, state: RequestState) -> FilterValue:
+        resource = state.call.registry[target]
+        assert resource.reference is not None, f"{target} cannot be referenced"
+        found: FilterValue = await resource.reference.filter(value, state, resource)
+        return found
+
+    return parse
+
+
+# --- writes --------------------------------------------------------------------------------
+
+
+async def resolve(
+    call: Call, resource: Resource, sent: Mapping[str, Any]
+) -> tuple[dict[str, Any], dict[Relation, list[int]]]:
+    """The links a write sends, resolved in the relations' order (inline items are created
+    before the item itself): column values for column links, target ids for link tables."""
+    columns: dict[str, Any] = {}
+    tables: dict[Relation, list[int]] = {}
+    for relation in resource.relations:
+        if relation.name not in sent:
+            continue
+        target = call.registry.target(relation)
+        assert target.reference is not None
+        ids = await target.reference.resolve(call, target, sent[relation.name], relation.name)
+        if isinstance(relation.link, ColumnLink):
+            if len(ids) > 1:
+                raise InvalidParams({relation.name: ParamError(relation.too_many)})
+            columns[relation.link.column.name] = ids[0] if ids else None
+        else:
+            tables[relation] = ids
+    return columns, tables
+
+
+@lru_cache(maxsize=64)
+def _statements(relation: Relation, target: Resource) -> dict[str, Any]:
+    link = relation.link
+    assert isinstance(link, TableLink)
+    current = sa.select(link.target.label("target_id")).where(
+        link.source == sa.bindparam("source_id", type_=sa.Integer)
+    )
+    if target.scope is not None:
+        column, value = target.scope
+        current = current.where(
+            link.target.in_(sa.select(target.table.c.id).where(target.table.c[column] == value))
+        )
+    if link.position is not None:
+        current = current.order_by(link.position)
+    unlink = sa.delete(link.table).where(
+        link.source == sa.bindparam("source_id", type_=sa.Integer),
+        in_values(link.target, "ids"),
+    )
+    values: dict[str, Any] = {
+        link.source.name: sa.bindparam("source_id"),
+        link.target.name: sa.bindparam("target_id"),
+    }
+    if link.position is not None:
+        values[link.position.name] = sa.bindparam("position")
+    count = None
+    if relation.counted:
+        table = target.table
+        count = (
+            sa.update(table)
+            .where(table.c.id == sa.bindparam("target_id", type_=sa.Integer))
+            .values(count=table.c.count + sa.bindparam("delta", type_=sa.Integer))
+            .returning(table.c.id, table.c.revision)
+        )
+    return {
+        "current": current,
+        "unlink": unlink,
+        "link": sa.insert(link.table).values(values),
+        "count": count,
+    }
+
+
+async def linked_ids(call: Call, relation: Relation, source_id: int) -> list[int]:
+    """The targets an item links to through a link table (in the link's order)."""
+    found = _statements(relation, call.registry.target(relation))
+    rows = await call.conn.all(found["current"], {"source_id": source_id})
+    return [int(r["target_id"]) for r in rows]
+
+
+async def set_links(
+    call: Call,
+    resource: Resource,
+    source_id: int,
+    wanted: Mapping[Relation, list[int]],
+    *,
+    was_counted: bool,
+    is_counted: bool,
+) -> None:
+    """Replace the item's links of each relation in ``wanted`` (kept in the order given where
+    the link keeps one) and keep the counts of counted relations: a source counts while it is
+    published, whether its links or its status changed."""
+    for relation in resource.relations:
+        if not isinstance(relation.link, TableLink):
+            continue
+        sent = relation in wanted
+        if not sent and not (relation.counted and was_counted != is_counted):
+            continue
+        statements = _statements(relation, call.registry.target(relation))
+        current = await linked_ids(call, relation, source_id)
+        target_ids = wanted[relation] if sent else current
+        if sent and current != target_ids:
+            await _replace(
+                call.conn,
+                relation=relation,
+                statements=statements,
+                source_id=source_id,
+                current=current,
+                wanted=target_ids,
+            )
+        if relation.counted:
+            await _count(
+                call,
+                relation,
+                current=current if was_counted else [],
+                wanted=target_ids if is_counted else [],
+            )
+
+
+async def _replace(
+    conn: Connection,
+    *,
+    relation: Relation,
+    statements: dict[str, Any],
+    source_id: int,
+    current: list[int],
+    wanted: list[int],
+) -> None:
+    assert isinstance(relation.link, TableLink)
+    ordered = relation.link.position is not None
+    removed = current if ordered else sorted(set(current) - set(wanted))
+    added = wanted if ordered else sorted(set(wanted) - set(current))
+    if removed:
+        await conn.execute(statements["unlink"], {"source_id": source_id, "ids": removed})
+    if added:
+        rows = [
+            {"source_id": source_id, "target_id": target_id, "position": position}
+            for position, target_id in enumerate(added)
+        ]
+        await conn.execute_many(statements["link"], rows)
+
+
+async def _count(call: Call, relation: Relation, *, current: list[int], wanted: list[int]) -> None:
+    """The source stopped counting for ``current`` and counts for ``wanted``: relative count
+    updates, so concurrent writers never lose an increment."""
+    deltas: dict[int, int] = {}
+    for target_id in current:
+        deltas[target_id] = deltas.get(target_id, 0) - 1
+    for target_id in wanted:
+        deltas[target_id] = deltas.get(target_id, 0) + 1
+    await adjust_counts(call.conn, call.registry, relation, deltas)
+
+
+async def adjust_counts(
+    conn: Connection, registry: Registry, relation: Relation, deltas: Mapping[int, int]
+) -> None:
+    """Add ``deltas`` to the targets' counts, in id order (a fixed lock order: no deadlocks
+    between writers), and record the change of each."""
+    target = registry.target(relation)
+    statement = _statements(relation, target)["count"]
+    for target_id, delta in sorted(deltas.items()):
+        if delta:
+            row = await conn.first(statement, {"target_id": target_id, "delta": delta})
+            if row is not None:
+                changes.record(conn, target.name, int(row["id"]), "count", int(row["revision"]))
+
+
+@lru_cache(maxsize=64)
+def _unlink_statement(incoming: Incoming) -> sa.Executable:
+    link = incoming.relation.link
+    if isinstance(link, ColumnLink):
+        table = incoming.source.table
+        return (
+            sa.update(table)
+            .where(link.column == sa.bindparam("item_id", type_=sa.Integer))
+            .values({link.column.name: None})
+            .returning(table.c.id, table.c.revision)
+        )
+    return (
+        sa.delete(link.table)
+        .where(link.target == sa.bindparam("item_id", type_=sa.Integer))
+        .returning(link.source.label("id"))
+    )
+
+
+async def unlink_incoming(call: Call, resource: Resource, item_id: int) -> None:
+    """Remove every link that points at the item (a trashed venue leaves its events, and only
+    that venue: DEVIATIONS #15); each source that lost a link records a ``link`` change."""
+    for incoming in call.registry.incoming(resource):
+        rows = await call.conn.all(_unlink_statement(incoming), {"item_id": item_id})
+        for row in rows:
+            revision = row["revision"] if "revision" in row.keys() else None  # noqa: SIM118
+            changes.record(call.conn, incoming.source.name, int(row["id"]), "link", revision)
+
+
+# --- conditions that filter by links -------------------------------------------------------
+
+
+def linked_to_item(incoming: Incoming, target: sa.Table, param: str) -> sa.ColumnElement[bool]:
+    """The target is linked from the source item bound as ``param`` (``venues?event=7``)."""
+    link = incoming.relation.link
+    if isinstance(link, ColumnLink):
+        source = incoming.source.table
+        source_id, target_id = source.c.id, link.column
+    else:
+        source_id, target_id = link.source, link.target
+    return (
+        sa.exists()
+        .where(source_id == sa.bindparam(param, type_=sa.Integer), target_id == target.c.id)
+        .correlate(target)
+    )
+
+
+def sources_where(
+    incoming: Incoming, target: sa.Table, *conditions: sa.ColumnElement[bool]
+) -> sa.ColumnElement[bool]:
+    """Some source item meeting ``conditions`` (on the source table) links to the target."""
+    source = incoming.source.table
+    link = incoming.relation.link
+    if isinstance(link, ColumnLink):
+        return sa.exists().where(link.column == target.c.id, *conditions).correlate(target)
+    return (
+        sa.exists()
+        .where(link.target == target.c.id, source.c.id == link.source, *conditions)
+        .correlate(target)
+    )
+
+
+def links_to_any(relation: Relation, source: sa.Table, param: str) -> sa.ColumnElement[bool]:
+    """The source links to one of the targets bound as ``param`` (``events?venue=1,2``)."""
+    link = relation.link
+    if isinstance(link, ColumnLink):
+        return in_values(link.column, param)
+    alias = link.table.alias()
+    return (
+        sa.exists()
+        .where(
+            alias.c[link.source.name] == source.c.id, in_values(alias.c[link.target.name], param)
+        )
+        .correlate(source)
+    )
+
+
+async def existing(conn: Connection, target: Resource, ids: Sequence[int]) -> set[int]:
+    """Which of ``ids`` are items of the collection (any status)."""
+    if not ids:
+        return set()
+    rows: list[Row] = await conn.all(_existing_statement(target), {"ids": list(ids)})
+    return {int(r["id"]) for r in rows}
+
+
+@lru_cache(maxsize=32)
+def _existing_statement(target: Resource) -> sa.Select[Any]:
+    table = target.table
+    return sa.select(table.c.id).where(in_values(table.c.id, "ids"), *target.scope_condition())
+
+
+def require_existing(found: set[int], ids: Sequence[int]) -> None:
+    if len(found) != len(set(ids)):
+        raise Invalid()
+
+
+def existing_item(target: str) -> Parser:
+    """The id of an existing item of ``target``, in any status (``event``, ``post`` filters)."""
+
+    async def parse(value: Any, state: RequestState) -> int:
+        number = positive_int(value, state)
+        resource = state.call.registry[target]
+        if await resource.behaviour.find(state.call, resource, number, lock=False) is None:
+            raise Invalid()
+        return number
+
+    return parse

@@ -1,0 +1,297 @@
+"""The generic pipeline: list, read, create, update and delete for any declared collection.
+
+Every step asks the declaration (fields, relations, listing, messages) or the collection's
+family behaviour (:class:`~eventcal.resources.posts.Posts`, the terms' behaviour); no step asks
+which collection it serves. Permissions are decided here, for reads and writes alike; writes
+record their changes in the change log (:mod:`eventcal.resources.changes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from eventcal.errors import ApiError, NotFound, invalid
+from eventcal.http.args import Params
+from eventcal.http.conditional import matches_revision
+from eventcal.http.request import RequestState
+from eventcal.http.responses import Reply
+from eventcal.resources import changes, relations, translations
+from eventcal.resources.pagination import Page
+from eventcal.resources.posts.rules import forbidden
+from eventcal.resources.present import present_rows
+from eventcal.resources.spec import Resource
+from eventcal.storage.db import Row
+
+if TYPE_CHECKING:
+    from eventcal.context import Call
+
+UPDATE = "update"
+DELETE = "delete"
+
+
+# --- finding the item of a request ---------------------------------------------------------
+
+
+async def find(state: RequestState, resource: Resource, item_id: int, *, write: str = "") -> Row:
+    """The item, locked until the transaction ends for writes (``write`` names the write).
+
+    A collection that answers unknown ids with its own 404 (events) checks the caller's
+    type-level permission first on writes; the others report the id as an invalid parameter
+    before any permission check, as the original does."""
+    call = state.call
+    row: Row | None = await resource.behaviour.find(call, resource, item_id, lock=bool(write))
+    if row is not None:
+        return row
+    messages = resource.messages
+    if messages.not_found is None:
+        raise invalid("id")
+    if write and not _allowed(resource, call, write):
+        raise forbidden(call.actor)
+    if messages.other_kind is not None and await resource.behaviour.is_other_kind(call, item_id):
+        raise ApiError(f"rest-invalid-{resource.name}-id", messages.other_kind, 400)
+    raise NotFound(f"rest-{resource.name}-not-found", messages.not_found, id=item_id)
+
+
+async def find_by_slug(
+    state: RequestState, resource: Resource, slug: str, *, write: str = ""
+) -> Row:
+    """The item with this slug (in the request's language first). An update by an unknown slug
+    of a collection with its own 404 answers it with id 0 (the original's answer)."""
+    call = state.call
+    behaviour = resource.behaviour
+    item_id = await behaviour.id_by_slug(call, resource, slug)
+    if item_id is not None:
+        return await find(state, resource, item_id, write=write)
+    if write == UPDATE and resource.messages.not_found is not None:
+        if not _allowed(resource, call, write):
+            raise forbidden(call.actor)
+        raise NotFound(f"rest-{resource.name}-not-found", resource.messages.not_found, id=0)
+    raise invalid("slug")
+
+
+def _allowed(resource: Resource, call: Call, write: str) -> bool:
+    behaviour = resource.behaviour
+    if write == DELETE:
+        return bool(behaviour.may_delete_any(resource, call.actor))
+    return bool(behaviour.may_update_any(resource, call.actor))
+
+
+def require_unchanged(state: RequestState, row: Row) -> None:
+    """``If-Match``: a write applies only to the revision the client read; otherwise 412 and
+    nothing changes. Checked after the permission checks, before anything is written."""
+    header = state.if_match
+    if header is not None and not matches_revision(header, int(row["revision"])):
+        raise ApiError(
+            "rest_precondition_failed",
+            "The item has changed since it was read: read it again and reapply the change.",
+            412,
+            data={"revision": int(row["revision"])},
+        )
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+async def list_page(state: RequestState, resource: Resource, params: Params) -> Reply:
+    """One page of the collection's listing, with exact totals (DEVIATIONS #10)."""
+    call = state.call
+    listing = resource.listing
+    query = await listing.prepare(state, params, resource)
+    total = await listing.count(call.conn, query)
+    page = Page([], total, query.page, query.per_page, query.link)
+    if query.offset < total:
+        rows = await listing.rows(call.conn, query)
+        if query.include_order:
+            position = {item_id: i for i, item_id in enumerate(query.include_order)}
+            rows = sorted(rows, key=lambda r: position.get(int(r["id"]), 0))
+        page.items = await present_rows(call, resource, rows, context_edit=query.context_edit)
+    if not page.items and page.page > 1 and not resource.behaviour.empty_pages:
+        raise NotFound(f"{resource.name}-archive-page-not-found", resource.messages.no_archive_page)
+    reply: Reply = resource.behaviour.archive(page, resource.collection, state)
+    reply.cacheable = query.cacheable
+    return reply
+
+
+async def read(state: RequestState, resource: Resource, row: Row, params: Params) -> Reply:
+    """A single read: the collection's read rules, then the item with its JSON-LD."""
+    call = state.call
+    password = params.get("password")
+    resource.behaviour.check_read(resource, call.actor, row, password, state.context_edit)
+    shown = await present_rows(
+        call, resource, [row], single=True, password=password, context_edit=state.context_edit
+    )
+    return Reply(shown[0], revision=int(row["revision"]))
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def sent_fields(resource: Resource, params: Params) -> dict[str, Any]:
+    """The fields the client sent (defaults are not values that were sent)."""
+    return {f.name: params[f.name] for f in resource.fields if f.name in params}
+
+
+def column_values(resource: Resource, sent: Mapping[str, Any]) -> dict[str, Any]:
+    """Column values of the fields sent that have columns."""
+    values: dict[str, Any] = {}
+    for field in resource.fields:
+        if field.name in sent:
+            values.update(field.values(sent[field.name]))
+    return values
+
+
+async def insert_item(call: Call, resource: Resource, sent: Mapping[str, Any]) -> tuple[int, bool]:
+    """Create an item from the fields sent (or find the identical twin the collection returns
+    instead); returns its id and whether it is new. Relations are resolved first, so inline
+    items and new terms exist before the item that links to them."""
+    if resource.twin is not None:
+        twin = await resource.twin(call, resource, sent)
+        if twin is not None:
+            return int(twin["id"]), False
+    values = column_values(resource, sent)
+    if resource.derive is not None:
+        values.update(await resource.derive(call, dict(sent), None))
+    link_columns, links = await relations.resolve(call, resource, sent)
+    values.update(link_columns)
+    behaviour = resource.behaviour
+    item_id: int = await behaviour.insert(call, resource, values, sent)
+    row = await behaviour.find(call, resource, item_id, lock=False)
+    await relations.set_links(
+        call, resource, item_id, links, was_counted=False, is_counted=behaviour.is_published(row)
+    )
+    if call.translating:
+        texts = await _texts(call, resource, sent, None)
+        texts.pop("slug", None)  # the default slug comes from the same text
+        await translations.store(call.conn, resource.name, item_id, call.translating, texts)
+    return item_id, True
+
+
+async def create(state: RequestState, resource: Resource, params: Params) -> Reply:
+    """``POST /{collection}``: 201 with the new item (or its identical twin)."""
+    call = state.call
+    resource.behaviour.authorize(state, resource, None, "create")
+    item_id, _ = await insert_item(call, resource, sent_fields(resource, params))
+    return await _written(call, resource, item_id, status=201, state=state)
+
+
+async def update(state: RequestState, resource: Resource, row: Row, params: Params) -> Reply:
+    """Update the fields sent (DEVIATIONS #1); in another language than the default, the text
+    fields sent set that language's text."""
+    call = state.call
+    resource.behaviour.authorize(state, resource, row, UPDATE)
+    require_unchanged(state, row)
+    await apply(call, resource, row, sent_fields(resource, params))
+    return await _written(call, resource, int(row["id"]))
+
+
+async def apply(call: Call, resource: Resource, row: Row, sent: Mapping[str, Any]) -> None:
+    """Write an update of ``row`` (after its permission checks)."""
+    behaviour = resource.behaviour
+    item_id = int(row["id"])
+    if call.translating:
+        sent = await _translate(call, resource, row, sent)
+    values = column_values(resource, sent)
+    if resource.derive is not None:
+        values.update(await resource.derive(call, dict(sent), row))
+    link_columns, links = await relations.resolve(call, resource, sent)
+    values.update(link_columns)
+    await behaviour.update(call, resource, row, values, sent)
+    updated = await behaviour.find(call, resource, item_id, lock=False)
+    await relations.set_links(
+        call,
+        resource,
+        item_id,
+        links,
+        was_counted=behaviour.is_published(row),
+        is_counted=behaviour.is_published(updated),
+    )
+    if behaviour.became_unlisted(row, updated):
+        await relations.unlink_incoming(call, resource, item_id)
+
+
+async def delete(state: RequestState, resource: Resource, row: Row, params: Params) -> Reply:
+    """``DELETE``: the collection's delete (posts go to the trash; terms are deleted for
+    good and answer with the term as it was)."""
+    call = state.call
+    behaviour = resource.behaviour
+    behaviour.authorize(state, resource, row, DELETE)
+    require_unchanged(state, row)
+    trash = behaviour.trash_values(resource, row)
+    if trash is not None:
+        await apply(call, resource, row, trash)
+        return await _written(call, resource, int(row["id"]))
+    shown = await present_rows(call, resource, [row], context_edit=True)
+    await behaviour.delete(call, resource, row)
+    changes.record(call.conn, resource.name, int(row["id"]), "delete")
+    return Reply(shown[0])
+
+
+async def _written(
+    call: Call,
+    resource: Resource,
+    item_id: int,
+    *,
+    status: int = 200,
+    state: RequestState | None = None,
+) -> Reply:
+    """The reply to a write of one item: the item as its writer sees it, tagged with its new
+    revision."""
+    row = await resource.behaviour.find(call, resource, item_id, lock=False)
+    assert row is not None
+    shown = await present_rows(call, resource, [row], context_edit=True)
+    headers = {}
+    if status == 201 and resource.behaviour.location_on_create:
+        headers["Location"] = f"{call.urls.rest}/{resource.collection}/{item_id}"
+    return Reply(shown[0], status, headers, revision=int(row["revision"]))
+
+
+async def _texts(
+    call: Call, resource: Resource, sent: Mapping[str, Any], row: Row | None
+) -> dict[str, Any]:
+    """The translated columns among the fields sent, normalised and derived as the default
+    text is (a venue's German ``state`` gives its German ``stateprovince``)."""
+    translated = {name: value for name, value in sent.items() if name in resource.translated}
+    texts = column_values(resource, translated)
+    if translated and resource.derive is not None:
+        derived = await resource.derive(call, dict(sent), row)
+        texts.update({k: v for k, v in derived.items() if k in resource.translated_columns})
+    return texts
+
+
+async def _translate(
+    call: Call, resource: Resource, row: Row, sent: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Store the translated fields of an update in the call's language; returns the fields
+    left to apply to the item itself."""
+    language = call.translating
+    assert language is not None
+    texts = await _texts(call, resource, sent, row)
+    shared = {k: v for k, v in sent.items() if k not in resource.translated}
+    if not texts:
+        return shared
+    if "slug" in resource.translated_columns:
+        slug = texts.pop("slug", None)
+        behaviour = resource.behaviour
+
+        async def taken(candidate: str) -> bool:
+            return bool(await behaviour.slug_taken(call, resource, candidate, int(row["id"])))
+
+        try:
+            await translations.translate_item(
+                call.conn,
+                resource.name,
+                row,
+                language,
+                texts,
+                name_field=resource.name_field,
+                explicit_slug=slug,
+                taken_by_default=taken,
+                number_explicit_slug=behaviour.taken_slug is None,
+            )
+        except translations.SlugInUse as exc:
+            raise behaviour.taken_slug(exc.slug) from None
+    else:
+        await translations.store(call.conn, resource.name, int(row["id"]), language, texts)
+    changes.record(call.conn, resource.name, int(row["id"]), "translate", language=language)
+    return shared

@@ -1,0 +1,61 @@
+"""The change log's storage: records collected during a write transaction, written with the
+transaction's data version just before it commits (see ``tables.change``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+
+from eventcal.storage.tables import change
+
+NEXT_VERSION = "UPDATE data_version SET version = version + 1 WHERE id = 1 RETURNING version"
+"""Run last in every versioned write transaction: it holds the row's lock until the commit, so
+transactions take versions in the order they commit."""
+
+INSERT = sa.insert(change).values(
+    version=sa.bindparam("version", type_=sa.BigInteger),
+    position=sa.bindparam("position", type_=sa.Integer),
+    kind=sa.bindparam("kind", type_=sa.String),
+    item_id=sa.bindparam("item_id", type_=sa.Integer),
+    action=sa.bindparam("action", type_=sa.String),
+    revision=sa.bindparam("revision", type_=sa.Integer),
+    language=sa.bindparam("language", type_=sa.String),
+    changed_at=sa.bindparam("changed_at", type_=change.c.changed_at.type),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One item changed by a write."""
+
+    kind: str
+    item_id: int
+    action: str
+    revision: int | None = None
+    language: str | None = None
+
+
+def rows(changes: list[Change], version: int) -> list[dict[str, object]]:
+    """Parameters of :data:`INSERT` for a transaction's changes (a change of the same item in
+    the same way twice in one transaction is kept once, with its last revision)."""
+    now = datetime.now(UTC)
+    latest: dict[tuple[str, int, str, str | None], Change] = {}
+    for item in changes:
+        key = (item.kind, item.item_id, item.action, item.language)
+        latest.pop(key, None)
+        latest[key] = item
+    return [
+        {
+            "version": version,
+            "position": position,
+            "kind": item.kind,
+            "item_id": item.item_id,
+            "action": item.action,
+            "revision": item.revision,
+            "language": item.language,
+            "changed_at": now,
+        }
+        for position, item in enumerate(latest.values())
+    ]
