@@ -33,8 +33,9 @@ class Stamp:
 
 
 def read_stamp(text: str) -> Stamp | None:
-    """``20270105``, ``20270105T100000`` or ``20270105T100000Z``; None when not one of those."""
-    match = _STAMP.fullmatch(text.strip())
+    """``20270105``, ``20270105T100000`` or ``20270105T100000Z`` (any case); None when not one
+    of those."""
+    match = _STAMP.fullmatch(text.strip().upper())
     if match is None:
         return None
     year, month, day, hour, minute, second, zulu = match.groups()
