@@ -184,7 +184,11 @@ def describe(rule: Rule, language: str) -> str:
     extras = []
     if pattern is None:
         total = 1 + len(rule.rdates)
-        sentence = words(N_("Once")) if total == 1 else words(N_("On {count} dates"), count=total)
+        sentence = (
+            words(N_("Once"))
+            if total == 1
+            else words(N_("On {count} dates"), count=words.number(total))
+        )
     else:
         sentence = _rhythm(pattern, rule.start, words)
         if pattern.count == 1:
@@ -197,9 +201,9 @@ def describe(rule: Rule, language: str) -> str:
         if len(rule.rdates) == 1:
             extras.append(words(N_("1 date added")))
         elif rule.rdates:
-            extras.append(words(N_("{count} dates added"), count=len(rule.rdates)))
+            extras.append(words(N_("{count} dates added"), count=words.number(len(rule.rdates))))
     if len(rule.exdates) == 1:
         extras.append(words(N_("1 date excluded")))
     elif rule.exdates:
-        extras.append(words(N_("{count} dates excluded"), count=len(rule.exdates)))
+        extras.append(words(N_("{count} dates excluded"), count=words.number(len(rule.exdates))))
     return sentence + ("; " + ", ".join(extras) if extras else "")

@@ -29,8 +29,8 @@ from eventcal.domains.events.recurrence._values import (
 )
 from eventcal.i18n import N_
 
-_BYDAY = re.compile(r"([+-]?)(\d{1,2})?(MO|TU|WE|TH|FR|SA|SU)")
-_INTEGER = re.compile(r"[+-]?\d{1,7}")
+_BYDAY = re.compile(r"(?:([+-]?)([0-9]{1,2}))?(MO|TU|WE|TH|FR|SA|SU)")
+_INTEGER = re.compile(r"[+-]?[0-9]{1,7}")
 _PARTS = (
     "FREQ",
     "INTERVAL",

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta, tzinfo
 
-_STAMP = re.compile(r"(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z)?)?")
+_STAMP = re.compile(r"([0-9]{4})([0-9]{2})([0-9]{2})(?:T([0-9]{2})([0-9]{2})([0-9]{2})(Z)?)?")
 END_OF_DAY = time(23, 59, 59)
 LATEST = datetime(9999, 12, 31, 23, 59, 59)
 
