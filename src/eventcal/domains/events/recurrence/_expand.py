@@ -9,10 +9,11 @@ naive nominal times; instants are computed afterwards (see ``_values``).
 dateutil checks UNTIL only against the candidates a rule produces, so a rule that produces none
 (``FREQ=DAILY;INTERVAL=7;BYDAY=TU`` from a Monday, ``FREQ=MONTHLY;BYDAY=1MO;BYMONTHDAY=15``)
 runs to year 9999 however close UNTIL is: seconds of CPU for a DAILY rule. So dateutil computes
-a translated copy of the series: every year of the needed span is moved to the latest year with
-the same calendar (leap year and weekday of 1 January; 400 years always qualify), as late as
-possible before 9999; dateutil's own stop at its MAXYEAR then comes within a few decades, and the
-results are moved back. Occurrences the datetime type cannot represent end the series.
+a translated copy of the series: the whole computation moves forward by as many years as keep
+every year of the needed span on a year with the same calendar (leap year and weekday of
+1 January; any multiple of 400 years does), landing as close to 9999 as possible. dateutil's own
+stop at its MAXYEAR then comes within a few decades of the horizon, and the results are moved
+back. Occurrences the datetime type cannot represent end the series.
 """
 
 from __future__ import annotations
@@ -188,7 +189,10 @@ def expand(
     number of days, ending at 23:59:59). An occurrence whose nominal start falls in a DST gap
     starts at the instant RFC 5545 gives it and shows that instant's wall-clock time (02:30 →
     03:30), keeping its length. With ``limit``, raises RecurrenceError when more than ``limit``
-    occurrences start before ``until``.
+    occurrences start before ``until``; counting stops there.
+
+    The work grows with the window from the series start to ``until`` (one dateutil step per
+    period: per day for a DAILY rule), so callers expand up to a horizon, not to year 9999.
     """
     occurrences = []
     for moment, original in _starts(rule, until, limit):
