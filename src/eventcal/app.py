@@ -17,6 +17,7 @@ from starlette.types import Receive, Scope, Send
 from eventcal import logs, memory
 from eventcal.api import Router, Services, build_router
 from eventcal.api.caching import ResponseCache
+from eventcal.api.docs_ui import DocsUi
 from eventcal.api.routing import SECURITY_HEADERS
 from eventcal.config import Settings, load_settings
 from eventcal.errors import ConfigError
@@ -111,7 +112,8 @@ def create_app(
 
 
 class App:
-    """The ASGI application: health checks for load balancers, the namespace, the lifespan.
+    """The ASGI application: health checks for load balancers, the API reference page
+    (``{ns}/doc/ui``), the namespace, the lifespan.
 
     ``GET /healthz`` answers while the process runs; ``GET /readyz`` also needs the database.
     """
@@ -125,6 +127,9 @@ class App:
     ) -> None:
         self.router = router
         self.lifespan = lifespan
+        self.docs_ui = DocsUi(
+            default_language=services.site.default_language, public_url=settings.public_url
+        )
         self.state = SimpleNamespace(services=services, settings=settings, router=router)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -135,6 +140,8 @@ class App:
                 await _json(send, 200, {"status": "ok"})
             elif path == "/readyz":
                 await self._ready(send)
+            elif self.docs_ui.handles(path):
+                await self.docs_ui(scope, receive, send)
             else:
                 await self.router(scope, receive, send)
         elif kind == "lifespan":
