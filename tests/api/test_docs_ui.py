@@ -12,6 +12,7 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
+from eventcal.api import docs_ui
 from eventcal.api.docs_ui import page_csp
 from tests.conftest import NS, Api
 
@@ -203,6 +204,21 @@ def test_404_speaks_the_language_of_the_segment_or_the_header(api: Api) -> None:
     assert spanish.headers["content-language"] == "es"
     assert spanish.json()["code"] == "rest_no_route"
     assert spanish.json()["message"] != NO_ROUTE_EN["message"]
+
+
+def test_a_failure_is_the_namespace_500(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    def unreadable(folder_name: str, name: str) -> docs_ui.Asset:
+        raise OSError(f"cannot read {name}")
+
+    monkeypatch.setattr(docs_ui, "_load", unreadable)
+    response = api.get(f"{UI}/assets/{SWAGGER_UI}/swagger-ui.css")
+    assert response.status_code == 500
+    assert response.json() == {
+        "code": "internal_server_error",
+        "message": "The server could not complete the request. The error was logged.",
+        "data": {"status": 500},
+    }
+    _assert_security_headers(response.headers)
 
 
 def test_head_has_the_headers_of_get_and_no_body(api: Api) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import hashlib
-import html
+import logging
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -24,10 +24,12 @@ from urllib.parse import urlsplit
 import orjson
 from starlette.types import Receive, Scope, Send
 
-from eventcal.api.errors import error_body, no_route
+from eventcal.api.errors import error_body, internal_error_body, no_route
 from eventcal.api.routing import SECURITY_HEADERS
 from eventcal.i18n import LANGUAGES, negotiate
 from eventcal.services.context import NAMESPACE
+
+log = logging.getLogger("eventcal.api")
 
 _PATH = re.compile(
     "^(?:/(" + "|".join(LANGUAGES) + "))?/" + re.escape(NAMESPACE) + "/doc/ui(/.*)?$",
@@ -109,7 +111,6 @@ def page(trailing_slash: bool) -> bytes:
     up = "../../" if trailing_slash else "../"
     vendor = f"{here}assets/{_vendor_dir()[0]}"
     own = f"{here}assets/{own_version()}"
-    spec = html.escape(f"{up}doc")
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -124,7 +125,7 @@ def page(trailing_slash: bool) -> bytes:
 <script src="{own}/doc-ui.js" defer></script>
 </head>
 <body>
-<main id="swagger-ui" data-spec-url="{spec}"></main>
+<main id="swagger-ui" data-spec-url="{up}doc"></main>
 </body>
 </html>
 """.encode()
@@ -157,6 +158,7 @@ class DocsUi:
     def __init__(self, *, default_language: str, public_url: str | None) -> None:
         self.default_language = default_language
         self.csp = page_csp(public_url)
+        asset_folders()  # a missing package fails here, at start-up, not on the first visit
 
     @staticmethod
     def handles(path: str) -> bool:
@@ -165,44 +167,55 @@ class DocsUi:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = _PATH.match(scope["path"])
         assert found is not None, "dispatched only when handles() said so"
-        segment, rest = found.group(1), (found.group(2) or "").lower()
-        method = scope["method"].upper()
-        head = method == "HEAD"
-        if method in ("GET", "HEAD"):
+        segment = found.group(1)
+        try:
+            status, headers, body = await self._respond(
+                scope, segment, (found.group(2) or "").lower()
+            )
+        except Exception:
+            log.exception("unhandled error on %s %s", scope["method"], scope["path"])
+            language = self._language(scope, segment)
+            status, headers = 500, _json_headers(language)
+            body = orjson.dumps(internal_error_body(language))
+        await _send(send, status, headers, body, head=scope["method"].upper() == "HEAD")
+
+    async def _respond(
+        self, scope: Scope, segment: str | None, rest: str
+    ) -> tuple[int, dict[str, str], bytes]:
+        """Status, headers and body for ``rest``, the lower-cased path after ``doc/ui``."""
+        if scope["method"].upper() in ("GET", "HEAD"):
             if rest in ("", "/"):
                 headers = {
                     "Content-Type": "text/html; charset=utf-8",
                     "Cache-Control": "no-cache",
                     "Content-Security-Policy": self.csp,
                 }
-                await _send(send, 200, headers, page(rest == "/"), head=head)
-                return
+                return 200, headers, page(rest == "/")
             parts = rest.split("/")
             if len(parts) == 4 and parts[1] == "assets":
                 asset = await load_asset(parts[2], parts[3])
                 if asset is not None:
-                    await _send_asset(send, asset, _accepts_gzip(scope), head=head)
-                    return
-        await self._not_found(scope, send, segment, head=head)
+                    return 200, *_asset_response(asset, _accepts_gzip(scope))
+        # The namespace's 404, in the language of the segment or of Accept-Language.
+        language = self._language(scope, segment)
+        return 404, _json_headers(language), orjson.dumps(error_body(no_route(), language))
 
-    async def _not_found(
-        self, scope: Scope, send: Send, segment: str | None, *, head: bool
-    ) -> None:
-        """The namespace's 404, in the language of the segment or of ``Accept-Language``."""
+    def _language(self, scope: Scope, segment: str | None) -> str:
         accept = _header(scope, b"accept-language")
-        language = (
+        return (
             (segment.lower() if segment else None)
             or (negotiate(accept) if accept else None)
             or self.default_language
         )
-        headers = {
-            "Content-Type": "application/json; charset=UTF-8",
-            "Cache-Control": "no-store",
-            "Content-Language": language,
-            "Vary": "Accept-Language",
-        }
-        body = orjson.dumps(error_body(no_route(), language))
-        await _send(send, 404, headers, body, head=head)
+
+
+def _json_headers(language: str) -> dict[str, str]:
+    return {
+        "Content-Type": "application/json; charset=UTF-8",
+        "Cache-Control": "no-store",
+        "Content-Language": language,
+        "Vary": "Accept-Language",
+    }
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -230,15 +243,15 @@ def _accepts_gzip(scope: Scope) -> bool:
     return False
 
 
-async def _send_asset(send: Send, asset: Asset, gzip_ok: bool, *, head: bool) -> None:
+def _asset_response(asset: Asset, gzip_ok: bool) -> tuple[dict[str, str], bytes]:
     headers = {"Content-Type": asset.content_type, "Cache-Control": ASSET_CACHE_CONTROL}
-    body = asset.body
-    if asset.gzipped is not None:
-        headers["Vary"] = "Accept-Encoding"
-        if gzip_ok:
-            headers["Content-Encoding"] = "gzip"
-            body = asset.gzipped
-    await _send(send, 200, headers, body, head=head)
+    if asset.gzipped is None:
+        return headers, asset.body
+    headers["Vary"] = "Accept-Encoding"
+    if not gzip_ok:
+        return headers, asset.body
+    headers["Content-Encoding"] = "gzip"
+    return headers, asset.gzipped
 
 
 async def _send(
