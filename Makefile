@@ -6,8 +6,9 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 WORKERS ?= 1
+CHROMIUM := /usr/bin/chromium
 
-.PHONY: serve test lint typecheck unit bench clean lock messages
+.PHONY: serve test lint typecheck unit browser-deps bench clean lock messages
 
 $(STAMP): pyproject.toml requirements/lock.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,8 +31,30 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: $(STAMP) browser-deps
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+## What the browser tests (tests/browser) need beside Python: Debian's Chromium, and axe-core from
+## the npm registry (package-lock.json). Installed when missing; without them the browser tests are
+## skipped, unless EVENTCAL_REQUIRE_BROWSER=1 (CI) makes that a failure. `make serve` needs neither.
+browser-deps:
+	@if [ ! -x $(CHROMIUM) ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "Installing Debian's Chromium for the browser tests (apt-get)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "NOTE: $(CHROMIUM) is missing: the browser tests will be skipped." \
+	         "Install it as root with: apt-get install chromium"; \
+	  fi; \
+	fi
+	@if [ ! -f node_modules/axe-core/axe.min.js ]; then \
+	  if command -v npm >/dev/null; then \
+	    npm ci --no-audit --no-fund; \
+	  else \
+	    echo "NOTE: npm is missing, so axe-core is too: the browser tests will be skipped." \
+	         "Install Node.js and npm, then run: npm ci"; \
+	  fi; \
+	fi
 
 ## Benchmark (not part of `make test`): see bench/README.md
 bench: $(STAMP)
@@ -49,4 +72,4 @@ lock:
 	/tmp/eventcal-lock/bin/pip freeze --exclude-editable > requirements/lock.txt
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache node_modules tests/browser/screenshots

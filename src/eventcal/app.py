@@ -21,6 +21,7 @@ from eventcal.domains.accounts.throttle import LoginPolicy
 from eventcal.errors import ConfigError
 from eventcal.http import health
 from eventcal.http.conditional import ResponseCache
+from eventcal.http.docs_ui import DocsUi
 from eventcal.http.router import Router, Runtime
 from eventcal.permissions import Actor
 from eventcal.resources import dates as date_service
@@ -119,7 +120,8 @@ def create_app(
 
 
 class App:
-    """The ASGI application: health checks for load balancers, the namespace, the lifespan.
+    """The ASGI application: health checks for load balancers, the API reference page
+    (``{ns}/doc/ui``), the namespace, the lifespan.
 
     ``GET /healthz`` answers while the process runs; ``GET /readyz`` also needs the database.
     """
@@ -133,6 +135,9 @@ class App:
     ) -> None:
         self.router = router
         self.lifespan = lifespan
+        self.docs_ui = DocsUi(
+            default_language=runtime.site.default_language, public_url=settings.public_url
+        )
         self.state = SimpleNamespace(runtime=runtime, settings=settings, router=router)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -143,6 +148,8 @@ class App:
                 await health.healthz()(scope, receive, send)
             elif path == "/readyz":
                 await (await health.readyz(self.state.runtime.database))(scope, receive, send)
+            elif self.docs_ui.handles(path):
+                await self.docs_ui(scope, receive, send)
             else:
                 await self.router(scope, receive, send)
         elif kind == "lifespan":

@@ -51,12 +51,16 @@ class Server:
         return self.process.returncode
 
 
-def start_server(database_url: str, log: Path, *, workers: int = 1) -> Server:
+def start_server(
+    database_url: str, log: Path, *, workers: int = 1, public_url: str | None = "http://127.0.0.1"
+) -> Server:
+    """``public_url=None``: URLs in responses name the address the request was sent to (an
+    empty ``EVENTCAL_PUBLIC_URL`` is unset)."""
     port = free_port()
     env = {
         **os.environ,
         "EVENTCAL_DATABASE_URL": database_url,
-        "EVENTCAL_PUBLIC_URL": "http://127.0.0.1",
+        "EVENTCAL_PUBLIC_URL": public_url or "",
         "EVENTCAL_ACCESS_LOG": "0",
         "EVENTCAL_LOGIN_FAILURE_DELAY_MS": "0",
     }
