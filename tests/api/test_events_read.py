@@ -111,6 +111,10 @@ def test_full_event_object_has_every_key_with_the_original_types(api: Api) -> No
         "venue",
         "organizer",
         "custom_fields",
+        "event_status",
+        "status_reason",
+        "attendance_mode",
+        "online_url",
         "json_ld",
         "translations",
     ]

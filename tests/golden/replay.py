@@ -389,7 +389,13 @@ def follow_up_requests(exchange: Exchange) -> list[dict[str, Any]]:
 
 VOLATILE_KEYS = {"date", "date_utc", "modified", "modified_utc"}
 URL_KEYS = {"rest_url", "next_rest_url", "previous_rest_url"}
-ADDED_KEYS: dict[str, Any] = {"translations": ["en"]}
+ADDED_KEYS: dict[str, Any] = {
+    "translations": ["en"],
+    "event_status": "scheduled",
+    "status_reason": "",
+    "attendance_mode": "offline",
+    "online_url": "",
+}
 """Keys we add to the original's objects, with their value for content in the default language
 only (everything the recordings create)."""
 

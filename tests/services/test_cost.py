@@ -201,3 +201,11 @@ def test_format_cost_falls_back_to_the_site_default_symbol_and_position() -> Non
 )
 def test_json_ld_price(values: list[str], expected: str) -> None:
     assert json_ld_price(values) == expected
+
+
+def test_infinite_and_not_a_number_costs_are_refused_or_shown_as_text() -> None:
+    assert normalise_cost_input(float("inf")) is None
+    assert normalise_cost_input([1, float("nan")]) is None
+    # Read as words, like any other text (they used to crash the formatting of numbers).
+    assert cost_values(["Infinity", "NaN", "5"]) == ["5", "infinity", "nan"]
+    assert format_cost(["Infinity"], "$", "prefix", "$", "prefix") == "Infinity"

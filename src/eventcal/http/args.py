@@ -221,6 +221,32 @@ def boolean(name: str) -> Parser:
     return parse
 
 
+def one_of(name: str, values: Sequence[str]) -> Parser:
+    """One of ``values`` (exactly as written)."""
+    allowed = frozenset(values)
+    listed = ", ".join(values)
+
+    def parse(value: Any, state: RequestState) -> str:
+        if not isinstance(value, str) or value not in allowed:
+            raise Invalid("{param} is not one of {values}.", param=name, values=listed)
+        return value
+
+    return parse
+
+
+def some_of(name: str, values: Sequence[str]) -> Parser:
+    """One or more of ``values``: one value, a list or CSV (a list filter)."""
+    one = one_of(name, values)
+
+    def parse(value: Any, state: RequestState) -> list[str]:
+        items = csv_items(value)
+        if not items:
+            raise Invalid()
+        return list(dict.fromkeys(str(one(item, state)) for item in items))
+
+    return parse
+
+
 _TRUTHY = {"1", "yes", "y", "true", "on", "enable", "enabled"}
 
 

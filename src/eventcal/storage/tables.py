@@ -184,6 +184,11 @@ event = sa.Table(
     sa.Column("featured", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("ticketed", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("venue_id", sa.Integer, sa.ForeignKey("venue.id"), nullable=True),
+    # schema.org's eventStatus and eventAttendanceMode (the original keeps them for JSON-LD only).
+    sa.Column("event_status", sa.String(16), nullable=False, server_default="scheduled"),
+    sa.Column("status_reason", sa.Text, nullable=False, server_default=""),
+    sa.Column("attendance_mode", sa.String(8), nullable=False, server_default="offline"),
+    sa.Column("online_url", sa.Text, nullable=False, server_default=""),
     # The listing: status and hidden flag by equality, then the listing's order (start, id), so
     # a page reads only its own rows; the end is there for the window test (and the count).
     sa.Index("ix_event_listing", "status", "hide_from_listings", "start_at", "id", "end_at"),
@@ -193,6 +198,8 @@ event = sa.Table(
     sa.Index(None, "venue_id"),
     sa.Index(None, "parent_id"),
     sa.Index(None, "featured", "start_at"),
+    sa.Index(None, "event_status", "start_at"),
+    sa.Index(None, "attendance_mode", "start_at"),
     sa.Index(
         "uq_event_live_slug",
         "slug",

@@ -7,8 +7,8 @@ from typing import Any
 from eventcal.domains.events import links, listing, present
 from eventcal.domains.events.cost import normalise_cost_input, store_cost
 from eventcal.domains.events.dates import date_columns, timezone_or_empty
-from eventcal.domains.events.schema import COMPONENTS
-from eventcal.http.args import Invalid, boolean, non_empty_string, string
+from eventcal.domains.events.schema import ATTENDANCE_MODES, COMPONENTS, EVENT_STATUSES
+from eventcal.http.args import Invalid, boolean, non_empty_string, one_of, string
 from eventcal.http.request import RequestState
 from eventcal.i18n import N_
 from eventcal.resources import parsers
@@ -111,6 +111,37 @@ FIELDS = (
     ),
     _flag("ticketed", "Whether the event sells tickets (used by the ticketed filter)"),
     post.password("event"),
+    Field(
+        "event_status",
+        "Whether the event takes place as planned: " + ", ".join(EVENT_STATUSES),
+        one_of("event_status", EVENT_STATUSES),
+        column="event_status",
+        type="string",
+        enum=EVENT_STATUSES,
+    ),
+    Field(
+        "status_reason",
+        "Why the event is cancelled, postponed, rescheduled or moved online",
+        parsers.text("status_reason", max_length=1000),
+        column="status_reason",
+        translated=True,
+        type="string",
+    ),
+    Field(
+        "attendance_mode",
+        "How people attend: " + ", ".join(ATTENDANCE_MODES),
+        one_of("attendance_mode", ATTENDANCE_MODES),
+        column="attendance_mode",
+        type="string",
+        enum=ATTENDANCE_MODES,
+    ),
+    Field(
+        "online_url",
+        "Where to attend an online or mixed event",
+        parsers.url_or_empty,
+        column="online_url",
+        type="string",
+    ),
 )
 
 EVENTS = Resource(

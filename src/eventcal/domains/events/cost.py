@@ -42,7 +42,10 @@ def normalise_cost_input(value: Any) -> list[str] | None:
         if isinstance(item, bool) or item is None:
             return None
         if isinstance(item, int | float):
-            text = _format_number(Decimal(str(item)))
+            number = Decimal(str(item))
+            if not number.is_finite():
+                return None
+            text = _format_number(number)
         elif isinstance(item, str):
             text = item.strip()
         else:
@@ -97,9 +100,10 @@ def _parse_number(text: str) -> Decimal | None:
         else:
             text = text.replace(sep, "")
     try:
-        return Decimal(text)
+        number = Decimal(text)
     except InvalidOperation:
         return None
+    return number if number.is_finite() else None
 
 
 def _format_number(value: Decimal) -> str:

@@ -21,8 +21,9 @@ from eventcal.domains.events.dates import (
     default_start,
     strict_dates,
 )
+from eventcal.domains.events.schema import ATTENDANCE_MODES, EVENT_STATUSES
 from eventcal.errors import InvalidParams, ParamError
-from eventcal.http.args import Arg, Params, boolean, positive_int_list
+from eventcal.http.args import Arg, Params, boolean, positive_int_list, some_of
 from eventcal.http.request import RequestState
 from eventcal.permissions import Cap
 from eventcal.resources import dates as date_service
@@ -130,6 +131,18 @@ ARGS = (
         type="integer",
     ),
     Arg("ticketed", "Filter events with or without tickets.", boolean("ticketed"), type="boolean"),
+    Arg(
+        "event_status",
+        "Events with one of these statuses: " + ", ".join(EVENT_STATUSES),
+        some_of("event_status", EVENT_STATUSES),
+        items={"type": "string", "enum": list(EVENT_STATUSES)},
+    ),
+    Arg(
+        "attendance_mode",
+        "Events attended in one of these ways: " + ", ".join(ATTENDANCE_MODES),
+        some_of("attendance_mode", ATTENDANCE_MODES),
+        items={"type": "string", "enum": list(ATTENDANCE_MODES)},
+    ),
 )
 
 
@@ -196,6 +209,10 @@ CONDITIONS: dict[str, Condition] = {
     "post_parent": _equal(event.c.parent_id, "parent_id", sa.Integer),
     "ticketed": _equal(event.c.ticketed, "ticketed", sa.Boolean),
     "geoloc": _geoloc,
+    "event_status": lambda _: [in_values(event.c.event_status, "event_statuses", sa.String())],
+    "attendance_mode": lambda _: [
+        in_values(event.c.attendance_mode, "attendance_modes", sa.String())
+    ],
 }
 
 
@@ -324,6 +341,10 @@ async def prepare(state: RequestState, params: Params, resource: Resource) -> Li
         query.on("featured", featured=params["featured"])
         link.append(("featured", _flag(params["featured"])))
     link += _geolocation(params, query)
+    for name, key in (("event_status", "event_statuses"), ("attendance_mode", "attendance_modes")):
+        if name in params:
+            query.on(name, **{key: params[name]})
+            link.append((name, ",".join(params[name])))
     query.link = link
     if indexed and call.conn.dialect_name == "sqlite":
         query.values["search_match"] = await search.index_query(call.conn, list(indexed))

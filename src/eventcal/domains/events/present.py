@@ -6,7 +6,7 @@ events keep every key). What an event links to is shown as its own collection em
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import datetime, tzinfo
 from typing import Any
 
@@ -19,6 +19,18 @@ from eventcal.storage.db import Row, as_local, as_utc
 from eventcal.timezones import resolve_timezone, to_local, zone_abbreviation
 
 WP_TYPE = "tribe_events"
+EVENT_STATUS_TYPES = {
+    "scheduled": "https://schema.org/EventScheduled",
+    "cancelled": "https://schema.org/EventCancelled",
+    "postponed": "https://schema.org/EventPostponed",
+    "rescheduled": "https://schema.org/EventRescheduled",
+    "moved-online": "https://schema.org/EventMovedOnline",
+}
+ATTENDANCE_MODE_TYPES = {
+    "offline": "https://schema.org/OfflineEventAttendanceMode",
+    "online": "https://schema.org/OnlineEventAttendanceMode",
+    "mixed": "https://schema.org/MixedEventAttendanceMode",
+}
 
 
 def _protected_blanks() -> dict[str, Any]:
@@ -42,6 +54,17 @@ def _protected_blanks() -> dict[str, Any]:
         "venue": [],
         "organizer": [],
         "custom_fields": [],
+    }
+
+
+def _status(row: Row, protected: bool) -> dict[str, Any]:
+    """Whether and how the event takes place; the reason and the online address are content
+    a protected event keeps for callers with its password."""
+    return {
+        "event_status": row["event_status"],
+        "status_reason": "" if protected else row["status_reason"],
+        "attendance_mode": row["attendance_mode"],
+        "online_url": "" if protected else row["online_url"],
     }
 
 
@@ -108,6 +131,7 @@ def event_json(row: Row, ctx: Presented) -> dict[str, Any]:
     data.update(_times(row, zone))
     if protected:
         data.update(_protected_blanks())
+        data.update(_status(row, protected=True))
         data["translations"] = ctx.languages(row)
         return data
     values = cost_service.load_cost(row["cost"])
@@ -133,6 +157,7 @@ def event_json(row: Row, ctx: Presented) -> dict[str, Any]:
     data["venue"] = venues[0] if venues else []
     data["organizer"] = ctx.embed("organizer", row)
     data["custom_fields"] = []
+    data.update(_status(row, protected=False))
     if ctx.single and not row["post_password"]:
         data["json_ld"] = event_json_ld(row, ctx, data, zone, values)
     data["translations"] = ctx.languages(row)
@@ -154,13 +179,17 @@ def event_json_ld(
     if isinstance(image, dict):
         ld["image"] = image["url"]
     ld["url"] = data["url"]
-    ld["eventAttendanceMode"] = "https://schema.org/OfflineEventAttendanceMode"
-    ld["eventStatus"] = "https://schema.org/EventScheduled"
+    ld["eventAttendanceMode"] = ATTENDANCE_MODE_TYPES[row["attendance_mode"]]
+    ld["eventStatus"] = EVENT_STATUS_TYPES[row["event_status"]]
     ld["startDate"] = iso_with_offset(as_local(row["start_local"]), zone)
     ld["endDate"] = iso_with_offset(as_local(row["end_local"]), zone)
-    places: Sequence[dict[str, Any]] = ctx.linked_data("venue", row)
+    places: list[dict[str, Any]] = []
+    if row["attendance_mode"] != "online":
+        places += ctx.linked_data("venue", row)[:1]
+    if row["attendance_mode"] != "offline" and row["online_url"]:
+        places.append({"@type": "VirtualLocation", "url": row["online_url"]})
     if places:
-        ld["location"] = places[0]
+        ld["location"] = places[0] if len(places) == 1 else places
     organizers = ctx.linked_data("organizer", row)
     if organizers:
         ld["organizer"] = organizers[0]

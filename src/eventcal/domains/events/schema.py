@@ -14,6 +14,9 @@ from eventcal.resources.components import (
     ref,
 )
 
+EVENT_STATUSES = ("scheduled", "cancelled", "postponed", "rescheduled", "moved-online")
+ATTENDANCE_MODES = ("offline", "online", "mixed")
+
 COST_DETAILS = {
     "type": "object",
     "properties": {
@@ -57,6 +60,15 @@ PROPERTIES: dict[str, Any] = {
     },
     "organizer": {"type": "array", "items": ref("Organizer")},
     "custom_fields": {"oneOf": [{"type": "object", "additionalProperties": True}, EMPTY_LIST]},
+    "event_status": {"type": "string", "enum": list(EVENT_STATUSES)},
+    "status_reason": STRING,
+    "attendance_mode": {"type": "string", "enum": list(ATTENDANCE_MODES)},
+    "online_url": {
+        "type": "string",
+        "description": "Empty unless the event can be attended online (and for callers who may "
+        "not see a protected event's content).",
+    },
+    "translations": {"type": "array", "items": STRING},
 }
 REQUIRED = [k for k in PROPERTIES if k != "json_ld"]
 
