@@ -35,6 +35,7 @@ from eventcal.app import site_from
 from eventcal.collections import REGISTRY
 from eventcal.config import load_settings
 from eventcal.context import Call, Site, Urls
+from eventcal.domains.accounts import credentials
 from eventcal.domains.accounts import users as user_service
 from eventcal.domains.events.cost import store_cost
 from eventcal.domains.places.common import LinkedItem
@@ -197,7 +198,7 @@ async def admin_actor(conn: Connection, now: datetime) -> Actor:
             conn, login=ADMIN_LOGIN, role=Role.ADMINISTRATOR, now=now, password=ADMIN_PASSWORD
         )
     except ApiError:
-        user = await user_service.authenticate(conn, ADMIN_LOGIN, ADMIN_PASSWORD)
+        user = await credentials.authenticate(conn, ADMIN_LOGIN, ADMIN_PASSWORD)
         user_id = user.id
     return Actor(user_id=user_id, role=Role.ADMINISTRATOR, login=ADMIN_LOGIN)
 

@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 
 from eventcal.app import create_app
 from eventcal.config import Settings
-from eventcal.domains.accounts.users import hash_password
+from eventcal.domains.accounts.credentials import hash_password
 from eventcal.storage import migrate
 from eventcal.storage.db import Database, postgres_dsn
 from tests import factories

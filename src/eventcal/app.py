@@ -16,7 +16,7 @@ from eventcal import logs, memory
 from eventcal.collections import REGISTRY
 from eventcal.config import Settings, load_settings
 from eventcal.context import Site
-from eventcal.domains.accounts import users as user_service
+from eventcal.domains.accounts import credentials
 from eventcal.domains.accounts.throttle import LoginPolicy
 from eventcal.errors import ConfigError
 from eventcal.http import health
@@ -73,7 +73,7 @@ def create_app(
     policy = login_policy_from(settings)
 
     async def log_in(login: str, password: str, address: str) -> Actor:
-        user = await user_service.log_in(
+        user = await credentials.log_in(
             db, login, password, address=address, now=now(), policy=policy
         )
         return user.actor()

@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 
 from eventcal.collections import REGISTRY
+from eventcal.domains.events import search
+from eventcal.domains.events.listing import LISTING
 from eventcal.resources import scheduling
-from eventcal.storage import queries as q
+from eventcal.resources.listing import ListQuery
 from tests import factories
 from tests.conftest import NS, Api
 
@@ -33,10 +35,17 @@ def assert_totals_exact(api: Api) -> None:
         async with api.database.read() as conn:
             for start_min, end_max in WINDOWS:
                 for statuses in (("publish",), ALL_STATUSES):
-                    flt = q.EventListFilter(statuses, start_min=start_min, end_max=end_max)
-                    assert q.counts_by_day(flt)
-                    plain = await conn.scalar(q.event_count_stmt(flt.shape()), flt.params())
-                    assert await q.count_events(conn, flt) == plain, (start_min, end_max, statuses)
+                    query = ListQuery(1, 10)
+                    query.on("listed")
+                    if len(statuses) == 1:
+                        query.on("status", status=statuses[0])
+                    else:
+                        query.on("statuses", statuses=list(statuses))
+                    query.on("start_min", start_min=start_min)
+                    query.on("end_max", end_max=end_max)
+                    assert LISTING.counts_by_day(query.key)
+                    plain = await conn.scalar(LISTING.count_statement(query.key), query.values)
+                    assert await LISTING.count(conn, query) == plain, (start_min, end_max, statuses)
 
     api.run(check)
 
@@ -173,29 +182,33 @@ def test_search_follows_creates_updates_and_trash(api: Api) -> None:
 def test_the_index_is_asked_for_the_rarest_word_and_results_do_not_change(
     api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``narrow_search_index`` (SQLite): with a rare word among common ones, only the rare
+    """``search.index_query`` (SQLite): with a rare word among common ones, only the rare
     word goes to the index; every word still decides, so results equal the full intersection."""
     for i in range(4):
         make(api, f"Summer jazz {i}", f"2026-12-0{i + 1} 20:00:00", description="Open air gala")
     rare = make(api, "Summer gala 9999", "2026-12-05 20:00:00")
     make(api, "Winter 9999", "2026-12-06 20:00:00")  # the rare word without the others
-    monkeypatch.setattr(q, "PROBE_CAP", 3)
+    monkeypatch.setattr(search, "PROBE_CAP", 3)
 
-    def narrowed(words: tuple[str, ...]) -> tuple[str, ...] | None:
-        async def run() -> tuple[str, ...] | None:
+    def narrowed(words: tuple[str, ...]) -> str | None:
+        """The FTS5 query the listing sends (None: the search index is not read)."""
+
+        async def run() -> str | None:
             async with api.database.read() as conn:
-                flt = q.EventListFilter(("publish",), search_words=words)
-                return (await q.narrow_search_index(conn, flt)).index_words
+                indexed = search.indexed_words(words)
+                if conn.dialect_name != "sqlite":
+                    return None  # PostgreSQL: pg_trgm decides
+                return await search.index_query(conn, indexed) if indexed else None
 
         return api.run(run)
 
     if api.database.dialect_name == "sqlite":
-        assert narrowed(("summer", "gala", "9999")) == ("9999",)
-        assert narrowed(("summer", "gala")) is None  # both common: the index intersects them
-        assert narrowed(("summer",)) is None  # one word: nothing to choose
-        assert narrowed(("summer", "ga")) is None  # "ga" is too short for the index
+        assert narrowed(("summer", "gala", "9999")) == '"9999"'
+        assert narrowed(("summer", "gala")) == '"summer" AND "gala"'  # both common: intersected
+        assert narrowed(("summer",)) == '"summer"'  # one word: nothing to choose
+        assert narrowed(("summer", "ga")) == '"summer"'  # "ga" is too short for the index
     else:
-        assert narrowed(("summer", "gala", "9999")) is None  # PostgreSQL: pg_trgm decides
+        assert narrowed(("summer", "gala", "9999")) is None
     queries = ("summer gala 9999", "9999 summer", "gala summer", "summer -9999", "air 9999")
     found = {words: searched(api, words) for words in queries}
     assert found["summer gala 9999"] == [rare]
@@ -203,5 +216,5 @@ def test_the_index_is_asked_for_the_rarest_word_and_results_do_not_change(
     assert len(found["gala summer"]) == 5
     assert rare not in found["summer -9999"]
     assert found["air 9999"] == []
-    monkeypatch.setattr(q, "PROBE_CAP", 0)  # never narrowed: the plain intersection
+    monkeypatch.setattr(search, "PROBE_CAP", 0)  # never narrowed: the plain intersection
     assert {words: searched(api, words) for words in queries} == found

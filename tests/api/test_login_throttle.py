@@ -20,9 +20,9 @@ from starlette.testclient import TestClient
 
 from eventcal.app import create_app
 from eventcal.config import Settings, load_settings
-from eventcal.domains.accounts import users as user_service
+from eventcal.domains.accounts import credentials
+from eventcal.domains.accounts.credentials import hash_password
 from eventcal.domains.accounts.throttle import LoginPolicy, address_subject
-from eventcal.domains.accounts.users import hash_password
 from eventcal.errors import ConfigError, Unauthorized
 from eventcal.http.client import client_address
 from eventcal.storage.db import create_database, data_version
@@ -202,8 +202,8 @@ def test_login_bookkeeping_leaves_the_data_version_alone(database_url: str) -> N
         db = create_database(database_url)
         await db.startup()
 
-        async def log_in(password: str) -> user_service.User:
-            return await user_service.log_in(
+        async def log_in(password: str) -> credentials.User:
+            return await credentials.log_in(
                 db, "alice", password, address="198.51.100.1", now=RECORDED_NOW, policy=policy
             )
 

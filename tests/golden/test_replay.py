@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from eventcal.app import create_app
 from eventcal.config import Settings
-from eventcal.domains.accounts.users import hash_password
+from eventcal.domains.accounts.credentials import hash_password
 from tests import factories
 from tests.golden import replay
 from tests.golden.known_differences import KNOWN_DIFFERENCES

@@ -3,31 +3,55 @@ reads in index order (no sort), so its cost does not grow with the number of eve
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.sql.expression import ClauseElement
 
+from eventcal.collections import REGISTRY
+from eventcal.context import Call, Site, Urls
+from eventcal.domains.events import links, search
+from eventcal.domains.events.listing import LISTING
+from eventcal.domains.events.totals import WINDOW_COUNT, window_count_params
+from eventcal.http.args import Params
+from eventcal.http.request import RequestState
+from eventcal.permissions import ANONYMOUS
 from eventcal.resources import translations
+from eventcal.resources.listing import ListQuery
+from eventcal.resources.posts.rules import statements
+from eventcal.resources.present import link_query
 from eventcal.storage import migrate
 from eventcal.storage import queries as q
 from eventcal.storage.db import _CompileCache, _sqlite_value
+from eventcal.storage.queries import like_pattern
+from eventcal.storage.tables import event
 
 NOW = datetime(2026, 11, 22, tzinfo=UTC)
-WINDOW = q.EventListFilter(
-    statuses=("publish",), start_min=NOW - timedelta(days=1), end_max=NOW + timedelta(days=730)
-)
 
-SEARCH = q.EventListFilter(
-    statuses=("publish",),
-    start_min=WINDOW.start_min,
-    end_max=WINDOW.end_max,
-    search_words=("jazz", "ni"),
-)
+
+def window(*words: str) -> ListQuery:
+    """The default listing's conditions (published, listed, in the window), with search words
+    as the events listing binds them."""
+    query = ListQuery(1, 10)
+    query.on("listed")
+    query.on("status", status="publish")
+    query.on("start_min", start_min=NOW - timedelta(days=1))
+    query.on("end_max", end_max=NOW + timedelta(days=730))
+    if words:
+        patterns = {f"word{i}": like_pattern(w) for i, w in enumerate(words)}
+        query.on("words", search.Words(len(words), False, False), **patterns)
+        indexed = search.indexed_words(words)
+        query.values["search_match"] = " AND ".join(search.phrase(w) for w in indexed)
+    return query
+
+
+WINDOW = window()
+SEARCH = window("jazz", "ni")
 
 
 @pytest.fixture(scope="module")
@@ -45,32 +69,32 @@ def plan(raw: sqlite3.Connection, stmt: ClauseElement, params: dict[str, Any]) -
 
 IDS = {"ids": [1, 2, 3]}
 STATEMENTS = {
-    "listing count": (q.event_count_stmt(WINDOW.shape()), WINDOW.params()),
+    "listing count": (LISTING.count_statement(WINDOW.key), WINDOW.values),
     "listing page": (
-        q.event_page_stmt(WINDOW.shape()),
-        {**WINDOW.params(), "limit": 10, "offset": 0},
+        LISTING.page_statement(WINDOW.key, "default"),
+        {**WINDOW.values, "limit": 10, "offset": 0},
     ),
-    "listing total from the day summary": (q.WINDOW_COUNT, q._window_count_params(WINDOW)),
-    "search total": (q.event_count_stmt(SEARCH.shape(), search_index=True), SEARCH.params()),
+    "listing total from the day summary": (WINDOW_COUNT, window_count_params(WINDOW)),
+    "search total": (LISTING.count_statement(SEARCH.key, search_index=True), SEARCH.values),
     "search page": (
-        q.event_page_stmt(SEARCH.shape(), search_index=True),
-        {**SEARCH.params(), "limit": 10, "offset": 0},
+        LISTING.page_statement(SEARCH.key, "search_index"),
+        {**SEARCH.values, "limit": 10, "offset": 0},
     ),
-    "event by id": (q.EVENT_BY_ID, {"id": 1}),
-    "venues of a page": (q.VENUES_BY_IDS, IDS),
-    "organizers of a page": (q.ORGANIZERS_OF_EVENTS, IDS),
-    "terms of a page": (q.TERMS_OF_EVENTS, IDS),
+    "event by id": (statements(event).by_id, {"id": 1}),
+    "venues of a page": (link_query(links.VENUE.link, REGISTRY["venues"]), IDS),
+    "organizers of a page": (link_query(links.ORGANIZERS.link, REGISTRY["organizers"]), IDS),
+    "terms of a page": (link_query(links.EVENT_TERMS, REGISTRY["categories"]), IDS),
     "media of a page": (q.MEDIA_BY_IDS, IDS),
     "translations of a page": (
         translations._LOAD,
-        {"language": "de", "post_ids": [1, 2], "term_ids": [3]},
+        {"language": "de", "ids": [1, 2, 3], "kinds": ["event", "tribe_events_cat"]},
     ),
     "translated slug": (
         translations._SLUG_OWNERS,
         {"kind": "event", "language": "de", "slug": "x"},
     ),
     "terms by slug": (q.TERMS_BY_SLUGS, {"taxonomy": "post_tag", "slugs": ["a"]}),
-    "event ids by slug": (q.EVENT_IDS_BY_SLUG, {"slug": "a"}),
+    "event ids by slug": (statements(event).ids_by_slug, {"slug": "a"}),
 }
 
 
@@ -126,11 +150,38 @@ def test_the_listing_total_reads_the_summary_and_the_edge_days(raw: sqlite3.Conn
 def test_search_reads_the_trigram_index(raw: sqlite3.Connection) -> None:
     """Words of 3 characters or more find the events in ``event_search`` (FTS5) first; only
     those rows are read (by id), never the whole window."""
-    assert SEARCH.params()["search_match"] == '"jazz"'
+    assert search.indexed_words(("jazz", "ni")) == ["jazz"]  # "ni" is too short for it
+    assert SEARCH.values["search_match"] == '"jazz"'
     for name in ("search total", "search page"):
         stmt, params = STATEMENTS[name]
         steps = [s for s in plan(raw, stmt, params) if s.startswith(("SCAN", "SEARCH"))]
         assert steps[0].startswith("SCAN event_search VIRTUAL TABLE INDEX 0:M"), steps
         assert steps[1] == "SEARCH event USING INTEGER PRIMARY KEY (rowid=?)", steps
-    translated = q.EventListFilter(("publish",), search_words=("jazz",), search_language="de")
-    assert translated.indexed_search() is None  # the words may be in a translation instead
+    # In another language than the default the words may be in a translation instead.
+    assert "search_match" not in prepared_search("jazz", language="de").values
+    assert prepared_search("jazz").values["search_match"] == '"jazz"'
+
+
+def prepared_search(text: str, language: str = "en") -> ListQuery:
+    """The events listing's query for ``search=text`` (its own ``prepare``), on SQLite."""
+
+    class SQLite:
+        dialect_name = "sqlite"
+
+    call = Call(
+        conn=cast(Any, SQLite()),
+        actor=ANONYMOUS,
+        site=Site.build("UTC", 10),
+        urls=Urls.build("http://127.0.0.1"),
+        now=NOW,
+        registry=REGISTRY,
+        language=language,
+    )
+    state = RequestState("GET", {}, {"search": text}, call)
+    params = Params({"page": 1, "per_page": 10, "search": text}, frozenset({"search"}))
+
+    async def prepare() -> ListQuery:
+        query: ListQuery = await LISTING.prepare(state, params, REGISTRY["events"])
+        return query
+
+    return asyncio.run(prepare())

@@ -11,6 +11,7 @@ from typing import Any
 
 from eventcal.config import Settings
 from eventcal.domains.accounts import users as user_service
+from eventcal.domains.accounts.credentials import User
 from eventcal.permissions import Role
 from eventcal.storage import migrate
 from eventcal.storage.db import Connection, Database, create_database
@@ -120,7 +121,7 @@ def run_list(args: argparse.Namespace, settings: Settings) -> int:
 def run_set_role(args: argparse.Namespace, settings: Settings) -> int:
     role = user_service.parse_role(args.role)
 
-    async def set_role() -> user_service.User:
+    async def set_role() -> User:
         async with transaction(settings) as conn:
             return await user_service.set_role(conn, args.name, role)
 
@@ -130,7 +131,7 @@ def run_set_role(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def run_remove(args: argparse.Namespace, settings: Settings) -> int:
-    async def remove() -> tuple[user_service.User, int]:
+    async def remove() -> tuple[User, int]:
         async with transaction(settings) as conn:
             return await user_service.remove_user(conn, args.name)
 

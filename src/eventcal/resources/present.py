@@ -108,7 +108,7 @@ class Presented:
 
 
 @lru_cache(maxsize=64)
-def _link_query(link: Link, target: Resource) -> sa.Select[Any]:
+def link_query(link: Link, target: Resource) -> sa.Select[Any]:
     """The targets of a page of sources: by id for a column link, joined for a link table."""
     table = target.table
     if isinstance(link, ColumnLink):
@@ -139,9 +139,7 @@ async def _load_group(
     if isinstance(link, ColumnLink):
         column = link.column.name
         wanted = sorted({int(r[column]) for r in rows if r[column]})
-        found = (
-            await call.conn.all(_link_query(link, targets[0]), {"ids": wanted}) if wanted else []
-        )
+        found = await call.conn.all(link_query(link, targets[0]), {"ids": wanted}) if wanted else []
         by_id = {int(t["id"]): t for t in found}
         linked = {
             int(r["id"]): [by_id[int(r[column])]]
@@ -150,7 +148,7 @@ async def _load_group(
         }
         return {relation.name: linked for relation in relations}
     ids = [int(r["id"]) for r in rows]
-    found = await call.conn.all(_link_query(link, targets[0]), {"ids": ids})
+    found = await call.conn.all(link_query(link, targets[0]), {"ids": ids})
     result: dict[str, dict[int, list[Row]]] = {}
     for relation, target in zip(relations, targets, strict=True):
         grouped: dict[int, list[Row]] = {}

@@ -5,8 +5,7 @@
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime, time, timedelta
-from functools import lru_cache
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -22,18 +21,19 @@ from eventcal.domains.events.dates import (
     strict_dates,
 )
 from eventcal.domains.events.schema import ATTENDANCE_MODES, EVENT_STATUSES
+from eventcal.domains.events.totals import EventListing
 from eventcal.errors import InvalidParams, ParamError
 from eventcal.http.args import Arg, Params, boolean, positive_int_list, some_of
 from eventcal.http.request import RequestState
 from eventcal.permissions import Cap
 from eventcal.resources import dates as date_service
 from eventcal.resources import parsers, relations
-from eventcal.resources.listing import Active, Condition, Listing, ListQuery
+from eventcal.resources.listing import Condition, ListQuery
 from eventcal.resources.posts import fields as post_fields
 from eventcal.resources.spec import Resource
-from eventcal.storage.db import Connection, Row, in_values
+from eventcal.storage.db import in_values
 from eventcal.storage.queries import like_pattern
-from eventcal.storage.tables import UtcDateTime, event, event_day_count, venue
+from eventcal.storage.tables import UtcDateTime, event, venue
 from eventcal.timezones import to_utc
 
 GEOFENCE_KM = 25.0
@@ -350,121 +350,6 @@ async def prepare(state: RequestState, params: Params, resource: Resource) -> Li
         query.values["search_match"] = await search.index_query(call.conn, list(indexed))
         query.order = "search_index"
     return query
-
-
-# --- the statements ------------------------------------------------------------------------
-
-
-def _window_count_stmt() -> sa.Select[Any]:
-    """The number of listable events in ``[start_min, end_max]`` (start and end inside), from
-    ``event_day_count`` and the two partial days at the window's edges.
-
-    With ``first_day``/``last_day`` the UTC days of ``start_min``/``end_max`` and
-    ``first_edge``/``last_edge`` the midnights after ``first_day`` and at ``last_day``, the
-    events of the window are, without overlap:
-
-    * those starting on ``first_day``: counted in ``ix_event_listing`` (start in
-      ``[start_min, first_edge)``);
-    * those starting after ``first_day`` and ending before ``last_day``: all inside the window,
-      read from the summary;
-    * those starting after ``first_day`` and ending on ``last_day``: counted in
-      ``ix_event_listing_end`` (end in ``[last_edge, end_max]``).
-    """
-    start_min = sa.bindparam("start_min", type_=UtcDateTime)
-    end_max = sa.bindparam("end_max", type_=UtcDateTime)
-    first_edge = sa.bindparam("first_edge", type_=UtcDateTime)
-    last_edge = sa.bindparam("last_edge", type_=UtcDateTime)
-    days = event_day_count.c
-    middle = sa.select(sa.func.coalesce(sa.func.sum(days.events), 0)).where(
-        in_values(days.status, "statuses", sa.String()),
-        days.start_day > sa.bindparam("first_day", type_=sa.Date),
-        days.end_day < sa.bindparam("last_day", type_=sa.Date),
-    )
-    listable = (
-        in_values(event.c.status, "statuses", sa.String()),
-        event.c.hide_from_listings == sa.false(),
-    )
-    first = sa.select(sa.func.count()).where(
-        *listable,
-        event.c.start_at >= start_min,
-        event.c.start_at < first_edge,
-        event.c.end_at <= end_max,
-    )
-    last = sa.select(sa.func.count()).where(
-        *listable,
-        event.c.end_at >= last_edge,
-        event.c.end_at <= end_max,
-        event.c.start_at >= first_edge,
-    )
-    return sa.select(middle.scalar_subquery() + first.scalar_subquery() + last.scalar_subquery())
-
-
-WINDOW_COUNT = _window_count_stmt()
-WINDOW_ONLY = {"listed", "start_min", "end_max"}
-"""The conditions of the default listing (besides the status): its total comes from the
-per-day summary."""
-
-
-def _window_count_params(query: ListQuery) -> dict[str, Any]:
-    values = query.values
-    start_min, end_max = values["start_min"], values["end_max"]
-    first_day = start_min.astimezone(UTC).date()
-    last_day = end_max.astimezone(UTC).date()
-    statuses = values.get("statuses") or [values["status"]]
-    return {
-        "statuses": list(statuses),
-        "start_min": start_min,
-        "end_max": end_max,
-        "first_day": first_day,
-        "last_day": last_day,
-        "first_edge": datetime.combine(first_day + timedelta(days=1), time(), UTC),
-        "last_edge": datetime.combine(last_day, time(), UTC),
-    }
-
-
-class EventListing(Listing):
-    """The events listing: a listing whose default total comes from the per-day summary, whose
-    pages are read from the listing index first, and whose searches on SQLite start from the
-    search index."""
-
-    def counts_by_day(self, active: Active) -> bool:
-        names = {name for name, _ in active} - {"status", "statuses"}
-        return names == WINDOW_ONLY
-
-    async def count(self, conn: Connection, query: ListQuery) -> int:
-        if self.counts_by_day(query.key):
-            return int(await conn.scalar(WINDOW_COUNT, _window_count_params(query)))
-        statement = _event_count(self, query.key, query.order == "search_index")
-        return int(await conn.scalar(statement, query.values))
-
-    async def rows(self, conn: Connection, query: ListQuery) -> list[Row]:
-        params = {**query.values, "limit": query.per_page, "offset": query.offset}
-        statement = _event_page(self, query.key, query.order == "search_index")
-        return await conn.all(statement, params)
-
-
-@lru_cache(maxsize=512)
-def _event_count(listing: EventListing, active: Active, search_index: bool) -> sa.Select[Any]:
-    source, conditions = search.source(search_index)
-    return sa.select(sa.func.count()).select_from(source).where(*conditions, *listing.where(active))
-
-
-@lru_cache(maxsize=512)
-def _event_page(listing: EventListing, active: Active, search_index: bool) -> sa.Select[Any]:
-    """A page of the listing. The page's ids are found first (for the default listing, in
-    ``ix_event_listing`` alone, so skipping the rows of earlier pages reads no table rows),
-    then only those rows are read."""
-    source, conditions = search.source(search_index)
-    ids = (
-        sa.select(event.c.id, event.c.start_at)
-        .select_from(source)
-        .where(*conditions, *listing.where(active))
-        .order_by(event.c.start_at, event.c.id)
-        .limit(sa.bindparam("limit", type_=sa.Integer))
-        .offset(sa.bindparam("offset", type_=sa.Integer))
-        .subquery("page")
-    )
-    return sa.select(event).join(ids, ids.c.id == event.c.id).order_by(ids.c.start_at, ids.c.id)
 
 
 LISTING = EventListing(
