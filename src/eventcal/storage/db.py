@@ -141,7 +141,7 @@ class _CompileCache:
             if "POSTCOMPILE" in result.string:
                 raise TypeError("use in_values/in_constants instead of in_() with plain values")
             names: Sequence[str] = getattr(result, "positiontup", None) or ()
-            compiled = _Compiled(result.string, names, result.params)
+            compiled = _Compiled(result.string, names, result.params or {})
             self._cache[stmt] = compiled
             if len(self._cache) > self.size:
                 self._cache.popitem(last=False)

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from eventcal.resources import translations
+from eventcal.resources import changes, translations
 from eventcal.resources.slugs import numbered, sanitize_slug
 from eventcal.storage import queries as q
 from eventcal.storage.db import Connection, Row, UniqueViolation
@@ -205,4 +205,6 @@ async def find_or_create_term(conn: Connection, taxonomy: str, name: str) -> int
     row = existing.get(slug) or (await terms_by_names(conn, taxonomy, [name])).get(name.lower())
     if row is not None:
         return int(row["id"])
-    return await create_term(conn, taxonomy, name)
+    term_id = await create_term(conn, taxonomy, name)
+    changes.record(conn, taxonomy, term_id, "create", 1)
+    return term_id
