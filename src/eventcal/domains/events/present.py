@@ -12,7 +12,7 @@ from typing import Any
 
 from eventcal.domains.events import cost as cost_service
 from eventcal.resources.dates import date_details, format_datetime, iso_with_offset
-from eventcal.resources.posts.present import author_string, image_json, post_dates, post_url
+from eventcal.resources.posts.present import image_json, post_url, publication
 from eventcal.resources.present import Presented
 from eventcal.resources.text import autop, plain_text
 from eventcal.storage.db import Row, as_local, as_utc
@@ -74,19 +74,13 @@ def event_zone(row: Row, ctx: Presented) -> tzinfo:
 
 def _header(row: Row, ctx: Presented) -> dict[str, Any]:
     event_id = row["id"]
-    date, date_utc, modified, modified_utc = post_dates(row, ctx.site.zone)
     global_id = ctx.urls.global_id(event_id)
+    url = post_url(ctx.urls, "event", WP_TYPE, row)
     return {
         "id": event_id,
         "global_id": global_id,
         "global_id_lineage": [global_id],
-        "author": author_string(row["author_id"]),
-        "status": row["status"],
-        "date": date,
-        "date_utc": date_utc,
-        "modified": modified,
-        "modified_utc": modified_utc,
-        "url": post_url(ctx.urls, "event", WP_TYPE, row),
+        **publication(row, ctx.site.zone, url),
         "rest_url": f"{ctx.urls.rest}/events/{event_id}",
         "title": row["title"],
     }

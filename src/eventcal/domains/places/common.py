@@ -33,7 +33,7 @@ from eventcal.resources import parsers, relations, service
 from eventcal.resources.listing import Condition, ListQuery
 from eventcal.resources.posts import fields as post_fields
 from eventcal.resources.posts import rules
-from eventcal.resources.posts.present import author_string, post_dates, post_url
+from eventcal.resources.posts.present import post_url, publication
 from eventcal.resources.present import Presented
 from eventcal.resources.registry import Incoming
 from eventcal.resources.relations import FilterValue
@@ -360,18 +360,12 @@ async def _create_inline(call: Call, target: Resource, fields: Mapping[str, Any]
 
 def header(row: Row, ctx: Presented, image: Any) -> dict[str, Any]:
     """The keys venues and organizers share, in the original's order, up to ``image``."""
-    date, date_utc, modified, modified_utc = post_dates(row, ctx.site.zone)
     kind = ctx.resource.name
     protected = ctx.protected
+    url = post_url(ctx.urls, kind, ctx.resource.behaviour.wp_type, row)
     return {
         "id": row["id"],
-        "author": author_string(row["author_id"]),
-        "status": row["status"],
-        "date": date,
-        "date_utc": date_utc,
-        "modified": modified,
-        "modified_utc": modified_utc,
-        "url": post_url(ctx.urls, kind, ctx.resource.behaviour.wp_type, row),
+        **publication(row, ctx.site.zone, url),
         kind: row["title"],
         "description": "" if protected else autop(row["description"]),
         "excerpt": "" if protected else autop(row["excerpt"]),

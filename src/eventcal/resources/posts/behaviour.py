@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -147,26 +147,18 @@ class Posts:
             "status": status,
             "status_before_trash": "draft" if status == "trash" else None,
         }
-        unique = rules.slug_must_be_unique(status, slug, drafts_get_slugs=self.drafts_get_slugs)
-        for _ in range(SLUG_ATTEMPTS):
-            row["slug"] = (
-                await rules.unique_slug(call.conn, resource.table, slug, item_id)
-                if unique
-                else slug
-            )
-            try:
-                async with call.conn.savepoint():
-                    columns = tuple(sorted(row))
-                    await call.conn.execute(
-                        q.insert_row(resource.table, columns), q.row_values(row)
-                    )
-            except UniqueViolation:
-                if not unique:
-                    raise
-                continue
-            changes.record(call.conn, resource.name, item_id, "create", 1)
-            return item_id
-        raise ApiError(f"could-not-create-{resource.name}", resource.messages.not_created, 500)
+        statement = q.insert_row(resource.table, tuple(sorted({*row, "slug"})))
+
+        async def write(values: dict[str, Any]) -> None:
+            await call.conn.execute(statement, q.row_values(values))
+
+        written = await self._with_slug(
+            call, resource, item_id=item_id, values=row, wanted=slug, status=status, write=write
+        )
+        if not written:
+            raise ApiError(f"could-not-create-{resource.name}", resource.messages.not_created, 500)
+        changes.record(call.conn, resource.name, item_id, "create", 1)
+        return item_id
 
     async def update(
         self,
@@ -191,53 +183,61 @@ class Posts:
             row, status, requested_slug, name, drafts_get_slugs=self.drafts_get_slugs
         )
         values.update(status_values)
-        await self._write(
-            call,
-            resource=resource,
-            item_id=int(row["id"]),
-            values=values,
-            wanted_slug=wanted,
-            status=status,
-        )
-        changes.record(
-            call.conn,
-            resource.name,
-            int(row["id"]),
-            _action(old_status, status),
-            row["revision"] + 1,
-        )
+        item_id = int(row["id"])
+        columns = tuple(sorted({*values, *(("slug",) if wanted is not None else ())}))
+        statement = q.update_row(resource.table, columns)
 
-    async def _write(
+        async def write(changed: dict[str, Any]) -> None:
+            await call.conn.execute(statement, {**q.row_values(changed), "row_id": item_id})
+
+        written = await self._with_slug(
+            call,
+            resource,
+            item_id=item_id,
+            values=values,
+            wanted=wanted,
+            status=status,
+            write=write,
+        )
+        if not written:
+            raise ApiError(f"could-not-update-{resource.name}", resource.messages.not_updated, 400)
+        action = _action(old_status, status)
+        changes.record(call.conn, resource.name, item_id, action, row["revision"] + 1)
+
+    async def _with_slug(
         self,
         call: Call,
-        *,
         resource: Resource,
+        *,
         item_id: int,
         values: dict[str, Any],
-        wanted_slug: str | None,
+        wanted: str | None,
         status: str,
-    ) -> None:
+        write: Callable[[dict[str, Any]], Awaitable[None]],
+    ) -> bool:
+        """Write ``values`` with ``wanted`` (when not None) as the slug, made unique among the
+        live items when it must be; a concurrent writer that takes the same slug first makes the
+        unique index refuse ours, and the next free one is tried. False when none could be
+        written."""
+        unique = wanted is not None and rules.slug_must_be_unique(
+            status, wanted, drafts_get_slugs=self.drafts_get_slugs
+        )
         for _ in range(SLUG_ATTEMPTS):
-            if wanted_slug is not None:
-                unique = rules.slug_must_be_unique(
-                    status, wanted_slug, drafts_get_slugs=self.drafts_get_slugs
-                )
+            if wanted is not None:
                 values["slug"] = (
-                    await rules.unique_slug(call.conn, resource.table, wanted_slug, item_id)
+                    await rules.unique_slug(call.conn, resource.table, wanted, item_id)
                     if unique
-                    else wanted_slug
+                    else wanted
                 )
             try:
                 async with call.conn.savepoint():
-                    await call.conn.execute(
-                        q.update_row(resource.table, tuple(sorted(values))),
-                        {**q.row_values(values), "row_id": item_id},
-                    )
-                return
+                    await write(values)
             except UniqueViolation:
-                if wanted_slug is None:
+                if not unique:
                     raise
-        raise ApiError(f"could-not-update-{resource.name}", resource.messages.not_updated, 400)
+                continue
+            return True
+        return False
 
     def trash_values(self, resource: Resource, row: Row) -> dict[str, Any] | None:
         """What ``DELETE`` sends through :meth:`update`: the item moves to the trash (410 when

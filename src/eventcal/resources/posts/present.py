@@ -34,6 +34,20 @@ def post_dates(row: Row, site_zone: tzinfo) -> tuple[str, str, str, str]:
     )
 
 
+def publication(row: Row, site_zone: tzinfo, url: str) -> dict[str, Any]:
+    """The keys every post shows in the same order: author, status, dates, public URL."""
+    date, date_utc, modified, modified_utc = post_dates(row, site_zone)
+    return {
+        "author": author_string(row["author_id"]),
+        "status": row["status"],
+        "date": date,
+        "date_utc": date_utc,
+        "modified": modified,
+        "modified_utc": modified_utc,
+        "url": url,
+    }
+
+
 def post_url(urls: Urls, kind: str, wp_type: str, row: Row) -> str:
     """Public page of an item: pretty for published/private items with a slug."""
     slug = row["slug"]
