@@ -41,6 +41,8 @@ def site_from(settings: Settings) -> Site:
         settings.currency_symbol,
         settings.currency_position,
         settings.default_language,
+        recurrence_horizon_months=settings.recurrence_horizon_months,
+        recurrence_limit=settings.recurrence_max_occurrences,
     )
 
 

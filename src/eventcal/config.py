@@ -49,6 +49,10 @@ class Settings:
     """A window starts at its first failure; refusals (429) last until it ends."""
     login_failure_delay_ms: int = 500
     """Each failed login is answered this much later."""
+    recurrence_horizon_months: int = 24
+    """Occurrences of recurring series are stored this many months ahead."""
+    recurrence_max_occurrences: int = 10_000
+    """A recurrence rule that makes more occurrences within the horizon is refused (400)."""
     trusted_proxies: tuple[str, ...] = ()
     """Addresses or networks of the proxies in front of the service: only requests coming from
     them have their client address taken from ``X-Forwarded-For``."""
@@ -97,6 +101,10 @@ class Settings:
         ):
             if value < 1:
                 raise ConfigError(f"{name} must be a positive integer")
+        if not 1 <= self.recurrence_horizon_months <= 120:
+            raise ConfigError("EVENTCAL_RECURRENCE_HORIZON_MONTHS must be between 1 and 120")
+        if not 1 <= self.recurrence_max_occurrences <= 100_000:
+            raise ConfigError("EVENTCAL_RECURRENCE_MAX_OCCURRENCES must be between 1 and 100000")
         if not 0 <= self.login_failure_delay_ms <= 60_000:
             raise ConfigError("EVENTCAL_LOGIN_FAILURE_DELAY_MS must be between 0 and 60000")
         for proxy in self.trusted_proxies:
@@ -140,6 +148,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         login_max_failures_per_address=_int(source, "EVENTCAL_LOGIN_MAX_FAILURES_PER_ADDRESS", 30),
         login_window_seconds=_int(source, "EVENTCAL_LOGIN_WINDOW_SECONDS", 900),
         login_failure_delay_ms=_int(source, "EVENTCAL_LOGIN_FAILURE_DELAY_MS", 500),
+        recurrence_horizon_months=_int(source, "EVENTCAL_RECURRENCE_HORIZON_MONTHS", 24),
+        recurrence_max_occurrences=_int(source, "EVENTCAL_RECURRENCE_MAX_OCCURRENCES", 10_000),
         trusted_proxies=tuple(
             p.strip() for p in source.get("EVENTCAL_TRUSTED_PROXIES", "").split(",") if p.strip()
         ),

@@ -27,6 +27,11 @@ class Site:
     currency_symbol: str
     currency_position: str
     default_language: str
+    recurrence_horizon_months: int = 24
+    """Occurrences of a series are kept in the database this far ahead (the scheduler extends
+    them as time passes)."""
+    recurrence_limit: int = 10_000
+    """A rule that makes more occurrences than this within the horizon is refused."""
 
     @classmethod
     def build(
@@ -36,6 +41,9 @@ class Site:
         currency_symbol: str = "$",
         currency_position: str = "prefix",
         default_language: str = "en",
+        *,
+        recurrence_horizon_months: int = 24,
+        recurrence_limit: int = 10_000,
     ) -> Site:
         zone = resolve_timezone(timezone_name)
         if zone is None:
@@ -47,6 +55,8 @@ class Site:
             currency_symbol=currency_symbol,
             currency_position=currency_position,
             default_language=default_language,
+            recurrence_horizon_months=recurrence_horizon_months,
+            recurrence_limit=recurrence_limit,
         )
 
 

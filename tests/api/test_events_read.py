@@ -115,6 +115,10 @@ def test_full_event_object_has_every_key_with_the_original_types(api: Api) -> No
         "status_reason",
         "attendance_mode",
         "online_url",
+        "recurrence",
+        "recurrence_text",
+        "series_id",
+        "occurrence_start",
         "json_ld",
         "translations",
     ]

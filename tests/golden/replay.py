@@ -395,6 +395,10 @@ ADDED_KEYS: dict[str, Any] = {
     "status_reason": "",
     "attendance_mode": "offline",
     "online_url": "",
+    "recurrence": [],
+    "recurrence_text": "",
+    "series_id": None,
+    "occurrence_start": None,
 }
 """Keys we add to the original's objects, with their value for content in the default language
 only (everything the recordings create)."""

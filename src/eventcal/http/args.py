@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from eventcal.http.request import RequestState
 
 MISSING: Any = object()
+NULL: Any = type("Null", (), {"__repr__": lambda self: "NULL", "__bool__": lambda self: False})()
+"""A name the body sent as JSON ``null``: absent for every argument but the nullable ones."""
 MAX_INT = 2**31 - 1
 MAX_STRING = 65_535
 MAX_LIST_ITEMS = 500
@@ -66,6 +68,8 @@ class Arg:
     schema: Mapping[str, Any] | None = None
     """OpenAPI schema of accepted values (defaults from ``type``/``items``/``enum``)."""
     show_default: bool = True
+    nullable: bool = False
+    """JSON ``null`` is a value the parser gets (as None), not an absent argument."""
     is_async: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
@@ -113,7 +117,9 @@ class Params:
 async def parse_args(args: Sequence[Arg], raw: Mapping[str, Any], state: RequestState) -> Params:
     """Required check, then every parser; all failures reported together (spec README §2.4)."""
     missing = [
-        a.name for a in args if a.required and a.location != "path" and raw.get(a.name) is None
+        a.name
+        for a in args
+        if a.required and a.location != "path" and raw.get(a.name) in (None, NULL)
     ]
     if missing:
         raise MissingParams(missing)
@@ -124,12 +130,14 @@ async def parse_args(args: Sequence[Arg], raw: Mapping[str, Any], state: Request
         if arg.location == "path":
             continue
         value = raw.get(arg.name)
-        if value is None:
+        if value is NULL and arg.nullable:
+            value = None
+        elif value is None or value is NULL:
             if arg.default is not MISSING:
                 values[arg.name] = arg.default_value(state)
             continue
         try:
-            result = arg.parse(value, state)
+            result = arg.parse(value, state)  # None only for a nullable argument sent as null
             if arg.is_async:
                 result = await result
         except Invalid as exc:

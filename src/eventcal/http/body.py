@@ -15,6 +15,7 @@ import orjson
 from starlette.requests import Request
 
 from eventcal.errors import ApiError, InvalidParams, ParamError
+from eventcal.http.args import NULL
 from eventcal.i18n import N_
 
 MAX_PARAMS = 1000
@@ -148,6 +149,15 @@ def merge_sources(*sources: dict[str, Any]) -> dict[str, Any]:
             if value is None:
                 continue
             merged[key] = value
+    return merged
+
+
+def with_nulls(merged: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+    """Names the JSON body sent only as ``null`` mapped to :data:`~eventcal.http.args.NULL`:
+    absent for every argument but the few that take null as a value (``Arg.nullable``)."""
+    for key, value in body.items():
+        if value is None:
+            merged.setdefault(key, NULL)
     return merged
 
 

@@ -25,7 +25,14 @@ from eventcal.context import NAMESPACE, Call, Site, Urls
 from eventcal.errors import ApiError, ServiceUnavailable
 from eventcal.http.args import Arg, Params, parse_args
 from eventcal.http.auth import LogIn, authenticate
-from eventcal.http.body import invalid_utf8_names, merge_sources, not_utf8, parse_query, read_body
+from eventcal.http.body import (
+    invalid_utf8_names,
+    merge_sources,
+    not_utf8,
+    parse_query,
+    read_body,
+    with_nulls,
+)
 from eventcal.http.client import Network
 from eventcal.http.conditional import ResponseCache
 from eventcal.http.errors import error_body, internal_error_body, no_route
@@ -316,7 +323,8 @@ class Router:
         conditional = request.headers.get("if-none-match") if reading else None
         raw = query
         if method in BODY_METHODS:
-            raw = merge_sources(*await read_body(request, runtime.max_body_bytes), query)
+            json_body, form = await read_body(request, runtime.max_body_bytes)
+            raw = with_nulls(merge_sources(json_body, form, query), json_body)
             negotiated.choose(raw, runtime.site.default_language)
         key: tuple[Any, ...] | None = None
         version = 0

@@ -29,9 +29,9 @@ def link_params(page: Page, state: RequestState) -> list[tuple[str, str]]:
     return list(page.link_params)
 
 
-def _links(page: Page, key: str, state: RequestState) -> dict[str, str]:
+def _links(page: Page, path: str, state: RequestState) -> dict[str, str]:
     """``rest_url`` and, where they exist, ``next_rest_url`` and ``previous_rest_url``."""
-    base_url = f"{state.urls.rest}/{key}/"
+    base_url = f"{state.urls.rest}/{path}/"
     params = link_params(page, state)
     without_page = [(k, v) for k, v in params if k != "page"]
     links = {"rest_url": _url(base_url, params)}
@@ -47,9 +47,10 @@ def total_headers(page: Page) -> dict[str, str]:
     return {"X-TEC-Total": str(page.total), "X-TEC-TotalPages": str(page.total_pages)}
 
 
-def post_archive(page: Page, key: str, state: RequestState) -> Reply:
-    """The events/venues/organizers archive body, in the original's key order."""
-    links = _links(page, key, state)
+def post_archive(page: Page, key: str, state: RequestState, path: str | None = None) -> Reply:
+    """The events/venues/organizers archive body, in the original's key order; ``path`` is the
+    listing's own route when it is not ``key`` (a series' occurrences)."""
+    links = _links(page, path or key, state)
     body: dict[str, Any] = {key: page.items, "rest_url": links["rest_url"]}
     for name in ("next_rest_url", "previous_rest_url"):
         if name in links:
@@ -59,9 +60,9 @@ def post_archive(page: Page, key: str, state: RequestState) -> Reply:
     return Reply(body, 200, total_headers(page))
 
 
-def term_archive(page: Page, key: str, state: RequestState) -> Reply:
+def term_archive(page: Page, key: str, state: RequestState, path: str | None = None) -> Reply:
     """The categories/tags archive body: its own key order."""
-    links = _links(page, key, state)
+    links = _links(page, path or key, state)
     body: dict[str, Any] = {
         "rest_url": links["rest_url"],
         "total": page.total,

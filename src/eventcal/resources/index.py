@@ -85,9 +85,12 @@ def route_table(registry: Registry) -> list[Route]:
     document, then each collection's; every endpoint takes ``translation_language``."""
     final: list[Route] = []
     components = {**SHARED, **{k: v for r in registry for k, v in r.components.items()}}
+    # The original's routes in its order, then the routes it does not have.
+    more = [rt for r in registry if r.more_routes is not None for rt in r.more_routes(r)]
     table = [
         *routes(lambda: final, components),
         *(rt for r in registry for rt in resource_routes(r)),
+        *more,
     ]
     final.extend(
         Route(

@@ -125,7 +125,7 @@ def _item_route(
         "DELETE": Endpoint(
             ("DELETE",),
             delete,
-            (key, *protected),
+            (key, *protected, *resource.item_args),
             allowed=lambda actor: behaviour.may_delete_any(resource, actor),
             summary=docs[2],
             responses=deletes_errors,
@@ -136,7 +136,7 @@ def _item_route(
         "UPDATE": Endpoint(
             UPDATE_METHODS,
             update,
-            (*keys, *protected, *update_args),
+            (*keys, *protected, *update_args, *resource.item_args),
             allowed=lambda actor: behaviour.may_update_any(resource, actor),
             summary=docs[1],
             responses=errors,

@@ -49,7 +49,7 @@ def _publish(resource: Resource) -> sa.Update:
         sa.update(table)
         .where(table.c.status == "future", table.c.published_at <= sa.bindparam("now"))
         .values(status="publish")
-        .returning(table.c.id, table.c.revision)
+        .returning(table)
     )
 
 
@@ -88,7 +88,7 @@ async def publish_due(database: Database, registry: Registry, now: datetime) -> 
             changes.record_all(
                 conn, resource.name, [(int(r["id"]), int(r["revision"])) for r in rows], "publish"
             )
-            ids = [int(r["id"]) for r in rows]
+            ids = [int(r["id"]) for r in rows if resource.counted(r)]
             for relation in resource.relations:
                 if relation.counted and ids:
                     target = registry.target(relation)

@@ -8,7 +8,7 @@ record their changes in the change log (:mod:`eventcal.resources.changes`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from eventcal.errors import ApiError, NotFound, invalid
@@ -17,6 +17,7 @@ from eventcal.http.conditional import matches_revision
 from eventcal.http.request import RequestState
 from eventcal.http.responses import Reply
 from eventcal.resources import changes, relations, translations
+from eventcal.resources.listing import ListQuery
 from eventcal.resources.pagination import Page
 from eventcal.resources.posts.rules import forbidden
 from eventcal.resources.present import present_rows
@@ -93,11 +94,21 @@ def require_unchanged(state: RequestState, row: Row) -> None:
 # --- reading ---------------------------------------------------------------------------------
 
 
-async def list_page(state: RequestState, resource: Resource, params: Params) -> Reply:
-    """One page of the collection's listing, with exact totals (DEVIATIONS #10)."""
+async def list_page(
+    state: RequestState,
+    resource: Resource,
+    params: Params,
+    *,
+    narrow: Callable[[ListQuery], None] | None = None,
+    path: str | None = None,
+) -> Reply:
+    """One page of the collection's listing, with exact totals (DEVIATIONS #10); ``narrow``
+    turns on more conditions, for a listing of its own at ``path`` (a series' occurrences)."""
     call = state.call
     listing = resource.listing
     query = await listing.prepare(state, params, resource)
+    if narrow is not None:
+        narrow(query)
     total = await listing.count(call.conn, query)
     page = Page([], total, query.page, query.per_page, query.link)
     if query.offset < total:
@@ -108,7 +119,7 @@ async def list_page(state: RequestState, resource: Resource, params: Params) -> 
         page.items = await present_rows(call, resource, rows, context_edit=query.context_edit)
     if not page.items and page.page > 1 and not resource.behaviour.empty_pages:
         raise NotFound(f"{resource.name}-archive-page-not-found", resource.messages.no_archive_page)
-    reply: Reply = resource.behaviour.archive(page, resource.collection, state)
+    reply: Reply = resource.behaviour.archive(page, resource.collection, state, path)
     reply.cacheable = query.cacheable
     return reply
 
@@ -158,12 +169,14 @@ async def insert_item(call: Call, resource: Resource, sent: Mapping[str, Any]) -
     item_id: int = await behaviour.insert(call, resource, values, sent)
     row = await behaviour.find(call, resource, item_id, lock=False)
     await relations.set_links(
-        call, resource, item_id, links, was_counted=False, is_counted=behaviour.is_published(row)
+        call, resource, item_id, links, was_counted=False, is_counted=resource.counted(row)
     )
     if call.translating:
         texts = await _texts(call, resource, sent, None)
         texts.pop("slug", None)  # the default slug comes from the same text
         await translations.store(call.conn, resource.name, item_id, call.translating, texts)
+    if resource.hooks is not None:
+        await resource.hooks.after_write(call, resource, None, row, sent)
     return item_id, True
 
 
@@ -179,6 +192,8 @@ async def update(state: RequestState, resource: Resource, row: Row, params: Para
     """Update the fields sent (DEVIATIONS #1); in another language than the default, the text
     fields sent set that language's text."""
     call = state.call
+    if resource.hooks is not None:
+        row = await resource.hooks.target(state, resource, row, params)
     resource.behaviour.authorize(state, resource, row, UPDATE)
     require_unchanged(state, row)
     await apply(call, resource, row, sent_fields(resource, params))
@@ -203,11 +218,13 @@ async def apply(call: Call, resource: Resource, row: Row, sent: Mapping[str, Any
         resource,
         item_id,
         links,
-        was_counted=behaviour.is_published(row),
-        is_counted=behaviour.is_published(updated),
+        was_counted=resource.counted(row),
+        is_counted=resource.counted(updated),
     )
     if behaviour.became_unlisted(row, updated):
         await relations.unlink_incoming(call, resource, item_id)
+    if resource.hooks is not None:
+        await resource.hooks.after_write(call, resource, row, updated, sent)
 
 
 async def delete(state: RequestState, resource: Resource, row: Row, params: Params) -> Reply:
@@ -215,8 +232,14 @@ async def delete(state: RequestState, resource: Resource, row: Row, params: Para
     good and answer with the term as it was)."""
     call = state.call
     behaviour = resource.behaviour
+    if resource.hooks is not None:
+        row = await resource.hooks.target(state, resource, row, params)
     behaviour.authorize(state, resource, row, DELETE)
     require_unchanged(state, row)
+    if resource.hooks is not None:
+        answered = await resource.hooks.delete(state, resource, row, params)
+        if answered is not None:
+            return answered
     trash = behaviour.trash_values(resource, row)
     if trash is not None:
         await apply(call, resource, row, trash)

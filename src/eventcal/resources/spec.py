@@ -28,6 +28,9 @@ from eventcal.i18n import N_
 
 if TYPE_CHECKING:
     from eventcal.context import Call
+    from eventcal.http.args import Params
+    from eventcal.http.responses import Reply
+    from eventcal.http.router import Route
     from eventcal.resources.listing import Listing
     from eventcal.resources.present import Presented
     from eventcal.storage.db import Row
@@ -70,6 +73,8 @@ class Field:
     format: str | None = None
     enum: Sequence[str] | None = None
     schema: Mapping[str, Any] | None = None
+    nullable: bool = False
+    """JSON ``null`` is a value of the field (it clears it), not an absent field."""
 
     def arg(self, *, create: bool) -> Arg:
         """The field's write argument (on update nothing is required, and a translated text
@@ -87,6 +92,7 @@ class Field:
             enum=self.enum,
             location="body",
             schema=self.schema,
+            nullable=self.nullable,
         )
 
     def values(self, value: Any) -> dict[str, Any]:
@@ -175,6 +181,32 @@ Present = Callable[["Row", "Presented"], dict[str, Any]]
 """A row (localised) → its JSON object."""
 
 
+class Hooks(Protocol):
+    """Where a collection's writes differ beyond its fields (recurring series): every method is
+    called by the pipeline at a fixed point, for every write of the collection."""
+
+    async def target(
+        self, state: RequestState, resource: Resource, row: Row, params: Params
+    ) -> Row:
+        """The row an update or delete of ``row`` applies to (an occurrence's series, or the
+        new half of a split), before any permission check."""
+
+    async def after_write(
+        self,
+        call: Call,
+        resource: Resource,
+        before: Row | None,
+        after: Row,
+        sent: Mapping[str, Any],
+    ) -> None:
+        """After a create (``before`` None) or an update, links and translations written."""
+
+    async def delete(
+        self, state: RequestState, resource: Resource, row: Row, params: Params
+    ) -> Reply | None:
+        """A delete the collection answers itself (cancelling one occurrence), or None."""
+
+
 class Behaviour(Protocol):
     """The rules of a family of collections (posts, terms): permissions, the life cycle, how
     the list is shown. The pipeline calls these; each family implements them once."""
@@ -210,6 +242,13 @@ class Resource:
     messages: Messages = field(default_factory=Messages)
     derive: Derive | None = None
     twin: Twin | None = None
+    hooks: Hooks | None = None
+    item_args: tuple[Arg, ...] = ()
+    """More arguments of the item's update and delete endpoints (an occurrence's ``scope``)."""
+    more_routes: Callable[[Resource], Sequence[Route]] | None = None
+    """Routes of the collection beyond the generic ones (a series' occurrences)."""
+    counts: Callable[[Row], bool] | None = None
+    """Whether an item counts in the counts its relations keep (default: published items)."""
     name_field: str = "title"
     """The column holding the item's name (``title``; ``name`` for terms)."""
     read_schema: str | None = None
@@ -265,6 +304,12 @@ class Resource:
 
     def update_args(self) -> tuple[Arg, ...]:
         return tuple(f.arg(create=False) for f in self.fields)
+
+    def counted(self, row: Row | None) -> bool:
+        """Whether the item counts in its targets' counts (term counts)."""
+        if row is None:
+            return False
+        return self.counts(row) if self.counts is not None else self.behaviour.is_published(row)
 
     def owns(self, row: Row) -> bool:
         """Whether a row of the table belongs to the collection."""

@@ -189,6 +189,21 @@ event = sa.Table(
     sa.Column("status_reason", sa.Text, nullable=False, server_default=""),
     sa.Column("attendance_mode", sa.String(8), nullable=False, server_default="offline"),
     sa.Column("online_url", sa.Text, nullable=False, server_default=""),
+    # Recurring series (issue 15). A series is a master row that holds the rule (``recurrence``:
+    # normalised RFC 5545 lines) and the template every occurrence copies; it is never listed
+    # itself (``hide_from_listings`` true; the series' own value is ``series_hidden``). Each
+    # occurrence is an event row of its own (``series_id``: its master; ``occurrence_start``:
+    # its nominal start, which identifies it across edits; ``overrides``: the fields set on it
+    # alone, which edits of the series leave alone), so listings, totals, search and every
+    # filter read occurrences as they read events.
+    # No foreign key: SQLite cannot add one to an existing table without rebuilding it (and
+    # losing its triggers); occurrences are deleted with their series by the code.
+    sa.Column("series_id", sa.Integer, nullable=True),
+    sa.Column("recurrence", sa.Text, nullable=False, server_default=""),
+    sa.Column("occurrence_start", LocalDateTime, nullable=True),
+    sa.Column("overrides", sa.Text, nullable=False, server_default=""),
+    sa.Column("series_hidden", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("materialized_until", UtcDateTime, nullable=True),
     # The listing: status and hidden flag by equality, then the listing's order (start, id), so
     # a page reads only its own rows; the end is there for the window test (and the count).
     sa.Index("ix_event_listing", "status", "hide_from_listings", "start_at", "id", "end_at"),
@@ -199,6 +214,7 @@ event = sa.Table(
     sa.Index(None, "parent_id"),
     sa.Index(None, "featured", "start_at"),
     sa.Index(None, "event_status", "start_at"),
+    sa.Index(None, "series_id", "start_at"),
     sa.Index(None, "attendance_mode", "start_at"),
     sa.Index(
         "uq_event_live_slug",

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from eventcal.domains.events import links, listing, present
+from eventcal.context import Call
+from eventcal.domains.events import links, listing, present, series
 from eventcal.domains.events.cost import normalise_cost_input, store_cost
 from eventcal.domains.events.dates import date_columns, timezone_or_empty
 from eventcal.domains.events.schema import ATTENDANCE_MODES, COMPONENTS, EVENT_STATUSES
+from eventcal.domains.events.scopes import SCOPE_ARG, SeriesHooks
 from eventcal.http.args import Invalid, boolean, non_empty_string, one_of, string
 from eventcal.http.request import RequestState
 from eventcal.i18n import N_
@@ -17,6 +20,7 @@ from eventcal.resources.posts import Posts
 from eventcal.resources.posts import fields as post
 from eventcal.resources.relations import references
 from eventcal.resources.spec import Field, Messages, Resource
+from eventcal.storage.db import Row
 from eventcal.storage.tables import event
 
 
@@ -142,7 +146,23 @@ FIELDS = (
         column="online_url",
         type="string",
     ),
+    Field(
+        "recurrence",
+        "The event repeats: RFC 5545 lines (RRULE, RDATE, EXDATE), as Google Calendar's API "
+        "takes them; the event's dates are the first occurrence. [] or null: a single event",
+        series.lines,
+        type="array",
+        items={"type": "string"},
+        nullable=True,
+    ),
 )
+
+
+async def derive(call: Call, sent: Mapping[str, Any], current: Row | None) -> dict[str, Any]:
+    """The dates, and for a series its rule (read with those dates) and listing."""
+    dates = await date_columns(call, sent, current)
+    return {**dates, **series.columns(call, sent, current, dates)}
+
 
 EVENTS = Resource(
     name="event",
@@ -167,7 +187,12 @@ EVENTS = Resource(
         not_updated=N_("The event could not be updated"),
         already_trashed=N_("The event is already trashed"),
     ),
-    derive=date_columns,
+    derive=derive,
+    hooks=SeriesHooks(),
+    item_args=(SCOPE_ARG,),
+    counts=series.counts,
+    also_load=present.series_rows,
+    more_routes=listing.occurrence_routes,
     image_column="image_id",
     components={**COMPONENTS, "EventArchive": post_archive("events", "Event")},
     summaries={

@@ -22,13 +22,18 @@ from eventcal.domains.events.dates import (
 )
 from eventcal.domains.events.schema import ATTENDANCE_MODES, EVENT_STATUSES
 from eventcal.domains.events.totals import EventListing
-from eventcal.errors import InvalidParams, ParamError
+from eventcal.errors import ApiError, InvalidParams, ParamError
 from eventcal.http.args import Arg, Params, boolean, positive_int_list, some_of
 from eventcal.http.request import RequestState
+from eventcal.http.responses import Reply
+from eventcal.http.router import Endpoint, Route
+from eventcal.i18n import N_
 from eventcal.permissions import Cap
 from eventcal.resources import dates as date_service
-from eventcal.resources import parsers, relations
+from eventcal.resources import parsers, relations, service
+from eventcal.resources.components import ref
 from eventcal.resources.listing import Condition, ListQuery
+from eventcal.resources.parsers import path_arg, path_id
 from eventcal.resources.posts import fields as post_fields
 from eventcal.resources.spec import Resource
 from eventcal.storage.db import in_values
@@ -143,6 +148,13 @@ ARGS = (
         some_of("attendance_mode", ATTENDANCE_MODES),
         items={"type": "string", "enum": list(ATTENDANCE_MODES)},
     ),
+    Arg(
+        "collapse_recurring",
+        "Show only the first occurrence of each recurring series in the listing (the "
+        'original\'s "hide subsequent recurrences")',
+        boolean("collapse_recurring"),
+        type="boolean",
+    ),
 )
 
 
@@ -189,6 +201,26 @@ def _geoloc(shape: tuple[bool | None, bool]) -> list[sa.ColumnElement[bool]]:
     return [has_location if (wanted is not False or near) else sa.not_(has_location)]
 
 
+def _first_of_series(windowed: bool) -> list[sa.ColumnElement[bool]]:
+    """Single events, and of each series only the occurrence no earlier one of the same status
+    precedes (inside the window's start, when the listing has one)."""
+    other = event.alias("sibling")
+    earlier = sa.or_(
+        other.c.start_at < event.c.start_at,
+        sa.and_(other.c.start_at == event.c.start_at, other.c.id < event.c.id),
+    )
+    conditions = [
+        other.c.series_id == event.c.series_id,
+        other.c.status == event.c.status,
+        other.c.hide_from_listings == sa.false(),
+        earlier,
+    ]
+    if windowed:
+        conditions.append(other.c.start_at >= sa.bindparam("start_min", type_=UtcDateTime))
+    sibling = sa.exists().where(*conditions).correlate(event)
+    return [sa.or_(event.c.series_id.is_(None), sa.not_(sibling))]
+
+
 CONDITIONS: dict[str, Condition] = {
     **post_fields.visibility(event),
     "listed": lambda _: [event.c.hide_from_listings == sa.false()],
@@ -210,6 +242,8 @@ CONDITIONS: dict[str, Condition] = {
     "ticketed": _equal(event.c.ticketed, "ticketed", sa.Boolean),
     "geoloc": _geoloc,
     "event_status": lambda _: [in_values(event.c.event_status, "event_statuses", sa.String())],
+    "series": lambda _: [event.c.series_id == sa.bindparam("series_id", type_=sa.Integer)],
+    "collapse": _first_of_series,
     "attendance_mode": lambda _: [
         in_values(event.c.attendance_mode, "attendance_modes", sa.String())
     ],
@@ -345,6 +379,9 @@ async def prepare(state: RequestState, params: Params, resource: Resource) -> Li
         if name in params:
             query.on(name, **{key: params[name]})
             link.append((name, ",".join(params[name])))
+    if params.get("collapse_recurring"):
+        query.on("collapse", "start_min" in query.active)
+        link.append(("collapse_recurring", "1"))
     query.link = link
     if indexed and call.conn.dialect_name == "sqlite":
         query.values["search_match"] = await search.index_query(call.conn, list(indexed))
@@ -359,3 +396,50 @@ LISTING = EventListing(
     orders={"default": (event.c.start_at, event.c.id)},
     prepare=prepare,
 )
+
+
+# --- a series' occurrences -----------------------------------------------------------------
+
+OCCURRENCE_ARGS = tuple(
+    a for a in ARGS if a.name in ("page", "per_page", "start_date", "end_date", "status")
+)
+
+
+async def list_occurrences(state: RequestState, params: Params) -> Reply:
+    """The occurrences of a recurring event (by its series' id or one occurrence's id) in a
+    window, paged, in start order."""
+    resource = state.call.registry["events"]
+    row = await service.find(state, resource, path_id(state))
+    series_id = row["id"] if row["recurrence"] else row["series_id"]
+    if series_id is None:
+        raise ApiError(
+            "rest-event-not-recurring", N_("Event {id} does not repeat."), 400, id=row["id"]
+        )
+    master = row if row["recurrence"] else await service.find(state, resource, int(series_id))
+    resource.behaviour.check_read(resource, state.actor, master, None, state.context_edit)
+
+    def narrow(query: ListQuery) -> None:
+        query.on("series", series_id=int(series_id))
+
+    path = f"events/{series_id}/occurrences"
+    return await service.list_page(state, resource, params, narrow=narrow, path=path)
+
+
+def occurrence_routes(resource: Resource) -> list[Route]:
+    return [
+        Route(
+            r"/events/(?P<id>\d+)/occurrences",
+            (
+                Endpoint(
+                    ("GET",),
+                    list_occurrences,
+                    (path_arg("id", "the event post ID", "integer"), *OCCURRENCE_ARGS),
+                    summary=list_occurrences.__doc__ or "",
+                    responses={400: "Not a recurring event", 404: "No such event"},
+                    response_schema=ref("EventArchive"),
+                    tag=resource.collection,
+                ),
+            ),
+            "/events/{id}/occurrences",
+        )
+    ]

@@ -6,16 +6,22 @@ events keep every key). What an event links to is shown as its own collection em
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime, tzinfo
 from typing import Any
 
+import sqlalchemy as sa
+
+from eventcal.context import Call
 from eventcal.domains.events import cost as cost_service
+from eventcal.domains.events import series
 from eventcal.resources.dates import date_details, format_datetime, iso_with_offset
 from eventcal.resources.posts.present import image_json, post_url, publication
 from eventcal.resources.present import Presented
+from eventcal.resources.spec import Resource
 from eventcal.resources.text import autop, plain_text
-from eventcal.storage.db import Row, as_local, as_utc
+from eventcal.storage.db import Row, as_local, as_utc, in_values
+from eventcal.storage.tables import event
 from eventcal.timezones import resolve_timezone, to_local, zone_abbreviation
 
 WP_TYPE = "tribe_events"
@@ -109,7 +115,66 @@ def _times(row: Row, zone: tzinfo) -> dict[str, Any]:
 def event_json(row: Row, ctx: Presented) -> dict[str, Any]:
     """The event object. A single read adds ``json_ld`` to it and to its venue and organizers
     (the event's own is left out for password-protected events); ``protected`` blanks the
-    protected fields (§1.6)."""
+    protected fields (§1.6). A series reads as its first upcoming occurrence, under its own id."""
+    if row["recurrence"]:
+        occurrence = _next_occurrence(row, ctx)
+        if occurrence is not None:
+            data = _event_json(occurrence, ctx)
+            url = post_url(ctx.urls, "event", WP_TYPE, row)
+            data.update(
+                _identity(row, ctx),
+                slug=row["slug"],
+                url=url,
+                **({"json_ld": {**data["json_ld"], "url": url}} if "json_ld" in data else {}),
+            )
+            return data
+    return _event_json(row, ctx)
+
+
+def _identity(row: Row, ctx: Presented) -> dict[str, Any]:
+    global_id = ctx.urls.global_id(row["id"])
+    return {
+        "id": row["id"],
+        "global_id": global_id,
+        "global_id_lineage": [global_id],
+        "rest_url": f"{ctx.urls.rest}/events/{row['id']}",
+    }
+
+
+def _next_occurrence(master: Row, ctx: Presented) -> Row | None:
+    for candidate in ctx.loaded.extra.values():
+        if candidate["series_id"] == master["id"]:
+            return ctx.loaded.texts.localize("event", candidate)
+    return None
+
+
+def _series(row: Row, ctx: Presented) -> dict[str, Any]:
+    """``recurrence`` (normalised lines), ``recurrence_text`` (in the request's language),
+    ``series_id`` and ``occurrence_start`` (null for a single event)."""
+    master = row if row["recurrence"] else ctx.loaded.extra.get(row["series_id"] or 0)
+    if master is None or not master["recurrence"]:
+        return {
+            "recurrence": [],
+            "recurrence_text": "",
+            "series_id": None,
+            "occurrence_start": None,
+        }
+    start = row["occurrence_start"]
+    return {
+        "recurrence": str(master["recurrence"]).split("\n"),
+        "recurrence_text": series.describe(
+            str(master["recurrence"]),
+            format_datetime(as_local(master["start_local"])),
+            str(master["timezone"]),
+            bool(master["all_day"]),
+            ctx.call.language,
+        ),
+        "series_id": master["id"],
+        "occurrence_start": format_datetime(as_local(start)) if start is not None else None,
+    }
+
+
+def _event_json(row: Row, ctx: Presented) -> dict[str, Any]:
     data = _header(row, ctx)
     protected = ctx.protected
     data.update(
@@ -126,6 +191,7 @@ def event_json(row: Row, ctx: Presented) -> dict[str, Any]:
     if protected:
         data.update(_protected_blanks())
         data.update(_status(row, protected=True))
+        data.update(_series(row, ctx))
         data["translations"] = ctx.languages(row)
         return data
     values = cost_service.load_cost(row["cost"])
@@ -152,6 +218,7 @@ def event_json(row: Row, ctx: Presented) -> dict[str, Any]:
     data["organizer"] = ctx.embed("organizer", row)
     data["custom_fields"] = []
     data.update(_status(row, protected=False))
+    data.update(_series(row, ctx))
     if ctx.single and not row["post_password"]:
         data["json_ld"] = event_json_ld(row, ctx, data, zone, values)
     data["translations"] = ctx.languages(row)
@@ -203,3 +270,48 @@ def event_json_ld(
 
 def _day_start(row: Row, zone: tzinfo) -> datetime:
     return to_local(as_utc(row["published_at"]), zone).replace(hour=0, minute=0, second=0)
+
+
+# --- the rows a series needs shown -------------------------------------------------------
+
+SERIES_MASTERS = sa.select(event).where(in_values(event.c.id, "ids"))
+_RANKED = (
+    sa.select(
+        event,
+        sa.func.row_number()
+        .over(partition_by=event.c.series_id, order_by=(event.c.start_at, event.c.id))
+        .label("rank"),
+    )
+    .where(
+        in_values(event.c.series_id, "ids"),
+        event.c.end_at >= sa.bindparam("now", type_=event.c.end_at.type),
+    )
+    .subquery("ranked")
+)
+NEXT_OCCURRENCES = sa.select(*(_RANKED.c[c.name] for c in event.c)).where(_RANKED.c.rank == 1)
+LAST_OCCURRENCES = sa.select(event).where(
+    event.c.id.in_(
+        sa.select(sa.func.max(event.c.id))
+        .where(in_values(event.c.series_id, "ids"))
+        .group_by(event.c.series_id)
+        .scalar_subquery()
+    )
+)
+
+
+async def series_rows(call: Call, resource: Resource, rows: Sequence[Row]) -> list[Row]:
+    """The masters of the occurrences shown (their rule and its sentence), and for a series
+    shown itself its first upcoming occurrence (else its last one): one query each, only when
+    the page has such rows."""
+    found: list[Row] = []
+    masters = sorted({int(r["series_id"]) for r in rows if r["series_id"]})
+    if masters:
+        found += await call.conn.all(SERIES_MASTERS, {"ids": masters})
+    shown = sorted(int(r["id"]) for r in rows if r["recurrence"])
+    if shown:
+        upcoming = await call.conn.all(NEXT_OCCURRENCES, {"ids": shown, "now": call.now})
+        found += upcoming
+        missing = sorted(set(shown) - {int(r["series_id"]) for r in upcoming})
+        if missing:
+            found += await call.conn.all(LAST_OCCURRENCES, {"ids": missing})
+    return found

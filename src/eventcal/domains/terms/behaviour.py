@@ -12,6 +12,7 @@ import sqlalchemy as sa
 
 from eventcal.domains.terms import store
 from eventcal.errors import ApiError
+from eventcal.http.args import NULL
 from eventcal.http.request import RequestState
 from eventcal.http.responses import Reply
 from eventcal.permissions import Actor, Cap
@@ -94,7 +95,7 @@ class Terms:
     ) -> None:
         if not self.may_manage(state.actor):
             raise forbidden(state.actor)
-        if not self.hierarchical and state.query.get("parent") is not None:
+        if not self.hierarchical and state.query.get("parent") not in (None, NULL):
             raise ApiError(
                 "rest_taxonomy_not_hierarchical",
                 "Cannot set parent term, taxonomy is not hierarchical.",
@@ -125,8 +126,8 @@ class Terms:
         owner = await call.conn.scalar(q.TERM_SLUG_TAKEN, {"taxonomy": self.taxonomy, "slug": slug})
         return owner is not None and int(owner) != item_id
 
-    def archive(self, page: Page, key: str, state: RequestState) -> Reply:
-        return term_archive(page, key, state)
+    def archive(self, page: Page, key: str, state: RequestState, path: str | None = None) -> Reply:
+        return term_archive(page, key, state, path)
 
     async def insert(
         self, call: Call, resource: Resource, values: dict[str, Any], sent: Mapping[str, Any]

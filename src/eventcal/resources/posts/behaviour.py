@@ -120,8 +120,8 @@ class Posts:
         """The id names an item of another collection in the shared id space."""
         return 0 < item_id <= rules.MAX_ID and await q.post_type(call.conn, item_id) is not None
 
-    def archive(self, page: Page, key: str, state: RequestState) -> Reply:
-        return post_archive(page, key, state)
+    def archive(self, page: Page, key: str, state: RequestState, path: str | None = None) -> Reply:
+        return post_archive(page, key, state, path)
 
     # --- writes ----------------------------------------------------------------------------
 
