@@ -133,13 +133,14 @@ def process(data: bytes, *, filename: str | None, limits: Limits) -> Processed:
     source, fmt = _identify(data, limits)
     with source:
         picture = _decode(source, fmt, limits)
-    first = picture.frames[0]
+        first = picture.frames[0]
+        tables = _jpeg_tables(source, first) if fmt is JPEG else {}
     return Processed(
         mime_type=fmt.mime_type,
         extension=fmt.extension,
         width=first.width,
         height=first.height,
-        file=_encode_full(picture, fmt, _jpeg_tables(source, first) if fmt is JPEG else {}),
+        file=_encode_full(picture, fmt, tables),
         name=safe_filename(filename, fmt.extension),
         sizes=make_renditions(first, rendition_format(fmt), picture.icc),
     )
