@@ -350,3 +350,22 @@ def test_counts_follow_published_events(api: Api) -> None:
     api.patch(f"{NS}/events/{created['id']}", json={"status": "publish"})
     api.delete(f"{NS}/events/{created['id']}")
     assert api.get(CATEGORIES.path(f"/{concerts}")).json()["count"] == 0
+
+
+def test_ids_beyond_the_id_column_name_no_term_and_never_reach_the_database(api: Api) -> None:
+    api.run(lambda: factories.make_term(api.database, "Jazz", id=7))
+    for value in ("18446744073709551616", "2147483648", "9" * 5000):
+        response = api.get(f"{NS}/events", params={"categories": value})
+        assert response.status_code == 400, (value[:30], response.text)
+        assert list(response.json()["data"]["params"]) == ["categories"]
+    too_big = api.post(
+        f"{NS}/events",
+        json={
+            "title": "X",
+            "start_date": "2026-12-01 10:00",
+            "end_date": "2026-12-01 11:00",
+            "tags": [2**64],
+        },
+    )
+    assert too_big.status_code == 400 and list(too_big.json()["data"]["params"]) == ["tags"]
+    assert api.get(f"{NS}/events").json()["total"] == 0

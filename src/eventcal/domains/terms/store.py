@@ -14,6 +14,8 @@ from eventcal.storage import queries as q
 from eventcal.storage.db import Connection, Row, UniqueViolation
 
 MAX_TERM_NAME = 200
+MAX_TERM_ID = 2**31 - 1
+"""Term ids are 32-bit on PostgreSQL."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +42,7 @@ def split_term_values(value: Any) -> list[TermValue] | None:
         if isinstance(item, bool) or item is None:
             return None
         if isinstance(item, int):
-            if item <= 0:
+            if not 0 < item <= MAX_TERM_ID:
                 return None
             result.append(TermValue(str(item), item))
         elif isinstance(item, str):
@@ -49,10 +51,20 @@ def split_term_values(value: Any) -> list[TermValue] | None:
                 continue
             if len(text) > MAX_TERM_NAME:
                 return None
-            result.append(TermValue(text, int(text) if text.isascii() and text.isdigit() else None))
+            result.append(TermValue(text, _id_in(text)))
         else:
             return None
     return result
+
+
+def _id_in(text: str) -> int | None:
+    """The term id a text can be (digits within the id column's range), or None: it is then a
+    slug or a name only (so ``18446744073709551616`` names no term instead of reaching the
+    database as an integer it cannot hold)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(MAX_TERM_ID)):
+        return None
+    number = int(text)
+    return number if 0 < number <= MAX_TERM_ID else None
 
 
 async def terms_by_ids(conn: Connection, taxonomy: str, ids: Sequence[int]) -> dict[int, Row]:
