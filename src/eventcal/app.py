@@ -106,7 +106,7 @@ def create_app(
                 log.warning("the database is unavailable at startup; retrying on demand")
         date_service.warm_up()
         background = [
-            asyncio.create_task(_publish_scheduled(db, REGISTRY, now)),
+            asyncio.create_task(_scheduler(db, REGISTRY, runtime.site, now)),
             asyncio.create_task(memory.release_periodically()),
         ]
         try:
@@ -176,15 +176,16 @@ class App:
             await send({"type": "lifespan.shutdown.complete"})
 
 
-async def _publish_scheduled(
-    db: Database, registry: Registry, clock: Callable[[], datetime]
+async def _scheduler(
+    db: Database, registry: Registry, site: Site, clock: Callable[[], datetime]
 ) -> None:
-    """Publish scheduled items when their time comes, in every process (it is idempotent)."""
+    """Publish scheduled items when their time comes and extend recurring series, in every
+    process (every step is idempotent)."""
     while True:
         try:
-            await scheduling.publish_due(db, registry, clock())
+            await scheduling.run(db, registry, site, clock())
         except Exception:
-            log.exception("publishing scheduled items failed; retrying later")
+            log.exception("the scheduler's round failed; retrying later")
         await asyncio.sleep(scheduling.INTERVAL_SECONDS)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from eventcal.context import Site
 from eventcal.resources import changes, relations
 from eventcal.resources.registry import Registry
 from eventcal.resources.spec import Relation, Resource, TableLink
@@ -67,6 +68,14 @@ def _links(relation: Relation, target: Resource) -> sa.Select[Any]:
             link.target.in_(sa.select(target.table.c.id).where(target.table.c[column] == value))
         )
     return query.group_by(link.target)
+
+
+async def run(database: Database, registry: Registry, site: Site, now: datetime) -> None:
+    """One round of the scheduler: publish what is due, then each collection's upkeep."""
+    await publish_due(database, registry, now)
+    for resource in registry:
+        if resource.upkeep is not None:
+            await resource.upkeep(database, registry, site, now)
 
 
 async def publish_due(database: Database, registry: Registry, now: datetime) -> dict[str, int]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 import sqlalchemy as sa
@@ -27,13 +28,14 @@ from eventcal.http.request import RequestState
 from eventcal.i18n import N_
 
 if TYPE_CHECKING:
-    from eventcal.context import Call
+    from eventcal.context import Call, Site
     from eventcal.http.args import Params
     from eventcal.http.responses import Reply
     from eventcal.http.router import Route
     from eventcal.resources.listing import Listing
     from eventcal.resources.present import Presented
-    from eventcal.storage.db import Row
+    from eventcal.resources.registry import Registry
+    from eventcal.storage.db import Database, Row
 
 
 def _translatable(parse: Parser) -> Parser:
@@ -173,6 +175,8 @@ class Messages:
 Twin = Callable[["Call", "Resource", Mapping[str, Any]], Awaitable["Row | None"]]
 """``(call, resource, fields sent) → an existing identical item`` that a create returns instead
 of making a copy (venues and organizers, as the original)."""
+Upkeep = Callable[["Database", "Registry", "Site", datetime], Awaitable[int]]
+"""``(database, registry, site, now) → items changed``."""
 AlsoLoad = Callable[["Call", "Resource", Sequence["Row"]], Awaitable[list["Row"]]]
 Derive = Callable[["Call", dict[str, Any], "Row | None"], Awaitable[dict[str, Any]]]
 """``(call, fields sent, current row or None) → more column values`` (event dates, a venue's
@@ -247,6 +251,9 @@ class Resource:
     """More arguments of the item's update and delete endpoints (an occurrence's ``scope``)."""
     more_routes: Callable[[Resource], Sequence[Route]] | None = None
     """Routes of the collection beyond the generic ones (a series' occurrences)."""
+    upkeep: Upkeep | None = None
+    """Work the scheduler does for the collection now and then, in every process (extending
+    recurring series): idempotent, and writing only when something is due."""
     counts: Callable[[Row], bool] | None = None
     """Whether an item counts in the counts its relations keep (default: published items)."""
     name_field: str = "title"

@@ -215,6 +215,7 @@ event = sa.Table(
     sa.Index(None, "featured", "start_at"),
     sa.Index(None, "event_status", "start_at"),
     sa.Index(None, "series_id", "start_at"),
+    sa.Index(None, "materialized_until"),
     sa.Index(None, "attendance_mode", "start_at"),
     sa.Index(
         "uq_event_live_slug",

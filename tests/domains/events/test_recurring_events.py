@@ -182,3 +182,28 @@ def test_bad_rules_are_refused_naming_recurrence(api: Api) -> None:
         assert list(response.json()["data"]["params"]) == ["recurrence"], response.text
         assert message in response.json()["data"]["params"]["recurrence"], response.text
     assert api.get(f"{NS}/events").json()["total"] == 0
+
+
+def test_the_scheduler_extends_series_without_an_end_as_time_passes(api: Api, clock: Any) -> None:
+    from datetime import timedelta
+
+    from eventcal.collections import REGISTRY
+    from eventcal.resources import scheduling
+
+    series = create(api, recurrence=["RRULE:FREQ=WEEKLY"])
+    site = api.client.app.state.runtime.site  # type: ignore[attr-defined]
+
+    def last_start() -> str:
+        page = api.get(f"{NS}/events/{series['id']}/occurrences?end_date=2099-01-01&per_page=50")
+        total = page.json()["total"]
+        last = api.get(
+            f"{NS}/events/{series['id']}/occurrences?end_date=2099-01-01&per_page=1&page={total}"
+        ).json()["events"][0]
+        return str(last["start_date"])
+
+    assert last_start() == "2028-11-21 10:00:00"  # 24 months ahead of 2026-11-22
+    api.run(lambda: scheduling.run(api.database, REGISTRY, site, clock.now))
+    assert last_start() == "2028-11-21 10:00:00"  # nothing due yet: nothing written
+    clock.now += timedelta(days=60)
+    api.run(lambda: scheduling.run(api.database, REGISTRY, site, clock.now))
+    assert last_start() == "2029-01-16 10:00:00"

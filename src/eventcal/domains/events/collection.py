@@ -193,6 +193,7 @@ EVENTS = Resource(
     counts=series.counts,
     also_load=present.series_rows,
     more_routes=listing.occurrence_routes,
+    upkeep=series.extend,
     image_column="image_id",
     components={**COMPONENTS, "EventArchive": post_archive("events", "Event")},
     summaries={

@@ -35,9 +35,11 @@ def upgrade() -> None:
     for column in _columns():
         op.add_column("event", column)
     op.create_index("ix_event_series_id_start_at", "event", ["series_id", "start_at"])
+    op.create_index("ix_event_materialized_until", "event", ["materialized_until"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_event_materialized_until", table_name="event")
     op.drop_index("ix_event_series_id_start_at", table_name="event")
     for column in reversed(_columns()):
         op.drop_column("event", column.name)
