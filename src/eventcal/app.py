@@ -22,16 +22,19 @@ from eventcal.errors import ConfigError
 from eventcal.http import health
 from eventcal.http.conditional import ResponseCache
 from eventcal.http.docs_ui import DocsUi
+from eventcal.http.reading import BodyLimits
 from eventcal.http.router import Router, Runtime
 from eventcal.permissions import Actor
 from eventcal.resources import dates as date_service
 from eventcal.resources import scheduling
 from eventcal.resources.index import route_table
 from eventcal.resources.registry import Registry
-from eventcal.storage import migrate
+from eventcal.storage import idempotency, migrate
 from eventcal.storage.db import Database, DatabaseUnavailable, create_database, sqlite_path
 
 log = logging.getLogger("eventcal")
+
+IDEMPOTENCY_PURGE_SECONDS = 3600
 
 
 def site_from(settings: Settings) -> Site:
@@ -89,6 +92,14 @@ def create_app(
         log_in=log_in,
         trusted_proxies=policy.trusted_proxies,
         registry=REGISTRY,
+        limits=BodyLimits(
+            max_bytes=settings.max_body_bytes,
+            max_multipart_bytes=settings.max_multipart_bytes,
+            max_upload_bytes=settings.max_upload_bytes,
+            max_parts=settings.max_multipart_parts,
+            read_timeout=settings.body_timeout_seconds,
+        ),
+        idempotency_ttl=timedelta(hours=settings.idempotency_ttl_hours),
     )
     router = Router(route_table(REGISTRY), runtime)
 
@@ -107,6 +118,7 @@ def create_app(
         date_service.warm_up()
         background = [
             asyncio.create_task(_scheduler(db, REGISTRY, runtime.site, now)),
+            asyncio.create_task(_purge_idempotency_keys(db, now)),
             asyncio.create_task(memory.release_periodically()),
         ]
         try:
@@ -187,6 +199,18 @@ async def _scheduler(
         except Exception:
             log.exception("the scheduler's round failed; retrying later")
         await asyncio.sleep(scheduling.INTERVAL_SECONDS)
+
+
+async def _purge_idempotency_keys(db: Database, clock: Callable[[], datetime]) -> None:
+    """Delete expired idempotency keys now and then, in every process (it is idempotent;
+    the first run waits an interval, so starting a process writes nothing)."""
+    while True:
+        await asyncio.sleep(IDEMPOTENCY_PURGE_SECONDS)
+        try:
+            async with db.transaction(versioned=False) as conn:
+                await idempotency.purge(conn, clock())
+        except Exception:
+            log.exception("purging expired idempotency keys failed; retrying later")
 
 
 def _require_schema(settings: Settings) -> None:

@@ -56,6 +56,24 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()
     """Addresses or networks of the proxies in front of the service: only requests coming from
     them have their client address taken from ``X-Forwarded-For``."""
+    max_body_bytes: int = 1_048_576
+    """Largest request body read (JSON, form-urlencoded, any other type); beyond it 413."""
+    max_multipart_bytes: int = 2_097_152
+    """Largest ``multipart/form-data`` body (an endpoint that takes files may allow more)."""
+    max_upload_bytes: int = 16_777_216
+    """Largest body sent to an endpoint that takes files (media uploads)."""
+    max_multipart_parts: int = 1000
+    """Parts (fields and files) of one multipart body; beyond it 413."""
+    body_timeout_seconds: float = 30.0
+    """Time a request body may take to arrive; past it 408 ``rest_request_timeout``."""
+    header_timeout_seconds: float = 10.0
+    """Time a client may take to send the request line and headers (the server closes the
+    connection past it; ``eventcal serve`` only)."""
+    max_concurrent_requests: int = 10_000
+    """Requests one worker process handles at once (``eventcal serve`` only): a connection
+    beyond it waits to be accepted. A waiting request costs a few KB."""
+    idempotency_ttl_hours: int = 24
+    """How long the first response to an ``Idempotency-Key`` is replayed."""
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -107,6 +125,7 @@ class Settings:
             raise ConfigError("EVENTCAL_RECURRENCE_MAX_OCCURRENCES must be between 1 and 100000")
         if not 0 <= self.login_failure_delay_ms <= 60_000:
             raise ConfigError("EVENTCAL_LOGIN_FAILURE_DELAY_MS must be between 0 and 60000")
+        self._validate_limits()
         for proxy in self.trusted_proxies:
             try:
                 ipaddress.ip_network(proxy, strict=False)
@@ -114,6 +133,20 @@ class Settings:
                 raise ConfigError(
                     f"EVENTCAL_TRUSTED_PROXIES: {proxy!r} is not an IP address or network"
                 ) from None
+
+    def _validate_limits(self) -> None:
+        for name, value, low, high in (
+            ("EVENTCAL_MAX_BODY_BYTES", self.max_body_bytes, 1024, 2**31),
+            ("EVENTCAL_MAX_MULTIPART_BYTES", self.max_multipart_bytes, 1024, 2**31),
+            ("EVENTCAL_MAX_UPLOAD_BYTES", self.max_upload_bytes, 1024, 2**31),
+            ("EVENTCAL_MAX_MULTIPART_PARTS", self.max_multipart_parts, 1, 100_000),
+            ("EVENTCAL_BODY_TIMEOUT_SECONDS", self.body_timeout_seconds, 0.1, 3600),
+            ("EVENTCAL_HEADER_TIMEOUT_SECONDS", self.header_timeout_seconds, 0.1, 3600),
+            ("EVENTCAL_MAX_CONCURRENT_REQUESTS", self.max_concurrent_requests, 1, 1_000_000),
+            ("EVENTCAL_IDEMPOTENCY_TTL_HOURS", self.idempotency_ttl_hours, 1, 24 * 365),
+        ):
+            if not low <= value <= high:
+                raise ConfigError(f"{name} must be between {low} and {high}, got {value}")
 
 
 def _int(env: Mapping[str, str], name: str, default: int) -> int:
@@ -124,6 +157,16 @@ def _int(env: Mapping[str, str], name: str, default: int) -> int:
         return int(raw)
     except ValueError:
         raise ConfigError(f"{name} must be an integer, got {raw!r}") from None
+
+
+def _float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)  # NaN and infinities fail the range checks of validate()
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, got {raw!r}") from None
 
 
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
@@ -153,6 +196,14 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         trusted_proxies=tuple(
             p.strip() for p in source.get("EVENTCAL_TRUSTED_PROXIES", "").split(",") if p.strip()
         ),
+        max_body_bytes=_int(source, "EVENTCAL_MAX_BODY_BYTES", 1_048_576),
+        max_multipart_bytes=_int(source, "EVENTCAL_MAX_MULTIPART_BYTES", 2_097_152),
+        max_upload_bytes=_int(source, "EVENTCAL_MAX_UPLOAD_BYTES", 16_777_216),
+        max_multipart_parts=_int(source, "EVENTCAL_MAX_MULTIPART_PARTS", 1000),
+        body_timeout_seconds=_float(source, "EVENTCAL_BODY_TIMEOUT_SECONDS", 30.0),
+        header_timeout_seconds=_float(source, "EVENTCAL_HEADER_TIMEOUT_SECONDS", 10.0),
+        max_concurrent_requests=_int(source, "EVENTCAL_MAX_CONCURRENT_REQUESTS", 10_000),
+        idempotency_ttl_hours=_int(source, "EVENTCAL_IDEMPOTENCY_TTL_HOURS", 24),
     )
     settings.validate()
     return settings

@@ -52,10 +52,15 @@ class Server:
 
 
 def start_server(
-    database_url: str, log: Path, *, workers: int = 1, public_url: str | None = "http://127.0.0.1"
+    database_url: str,
+    log: Path,
+    *,
+    workers: int = 1,
+    public_url: str | None = "http://127.0.0.1",
+    env: dict[str, str] | None = None,
 ) -> Server:
     """``public_url=None``: URLs in responses name the address the request was sent to (an
-    empty ``EVENTCAL_PUBLIC_URL`` is unset)."""
+    empty ``EVENTCAL_PUBLIC_URL`` is unset); ``env`` sets more variables."""
     port = free_port()
     env = {
         **os.environ,
@@ -63,6 +68,7 @@ def start_server(
         "EVENTCAL_PUBLIC_URL": public_url or "",
         "EVENTCAL_ACCESS_LOG": "0",
         "EVENTCAL_LOGIN_FAILURE_DELAY_MS": "0",
+        **(env or {}),
     }
     command = [str(EVENTCAL), "serve", "--port", str(port), "--workers", str(workers)]
     with log.open("wb") as handle:  # the child keeps its own descriptor

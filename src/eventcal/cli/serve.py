@@ -23,6 +23,7 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from granian import Granian
     from granian.constants import Interfaces
+    from granian.http import HTTP1Settings
     from granian.log import LogLevels
 
     if settings.is_sqlite:
@@ -38,6 +39,15 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         workers=max(1, args.workers),
         factory=True,
         log_level=LogLevels(settings.log_level.lower()),
+        # Requests a worker takes at once. Granian's default (its listen backlog, 1024) let
+        # ~1,000 clients sending their bodies slowly keep every other client out until the
+        # body timeout (408) freed them; a waiting request costs the worker a few KB.
+        backpressure=settings.max_concurrent_requests,
+        # Clients that send their request line and headers slowly are cut off (granian
+        # closes the connection); slow bodies meet EVENTCAL_BODY_TIMEOUT_SECONDS (408).
+        http1_settings=HTTP1Settings(
+            header_read_timeout=max(1, round(settings.header_timeout_seconds * 1000))
+        ),
     )
     server.serve()
     return 0

@@ -23,12 +23,15 @@ LogIn = Callable[[str, str, str], Awaitable[Actor]]
 def basic_credentials(header: str | None) -> tuple[str, str] | None:
     """``(login, password)`` of an ``Authorization: Basic …`` header, or None for anything
     else (no header, another scheme, bad base64 or UTF-8, no colon): such callers are
-    anonymous, as in WordPress."""
+    anonymous, as in WordPress. So are credentials with control characters (NUL and the
+    like): no login or password holds one, and PostgreSQL text cannot hold a NUL."""
     if not header or header[:6].lower() != "basic ":
         return None
     try:
         decoded = base64.b64decode(header[6:].strip(), validate=True).decode("utf-8")
     except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
+    if not decoded.isprintable():
         return None
     login, sep, password = decoded.partition(":")
     return (login, password) if sep else None

@@ -12,7 +12,6 @@ from typing import Any
 from urllib.parse import parse_qsl, unquote_to_bytes
 
 import orjson
-from starlette.requests import Request
 
 from eventcal.errors import ApiError, InvalidParams, ParamError
 from eventcal.http.args import NULL
@@ -169,50 +168,15 @@ class BodyTooLarge(ApiError):
 
 
 def too_large(limit: int) -> ApiError:
+    # The rest of the body is not read: the connection cannot carry another request.
     return BodyTooLarge(
         "rest_request_too_large",
         "The request body is larger than {limit} bytes.",
         413,
+        headers={"Connection": "close"},
         limit=limit,
     )
 
 
 def not_utf8(names: Sequence[str]) -> InvalidParams:
     return InvalidParams({name: ParamError(N_("{param} is not valid UTF-8.")) for name in names})
-
-
-async def read_body(request: Request, limit: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(JSON params, form params) of the body; 413 beyond the size limit."""
-    declared = request.headers.get("content-length")
-    if declared and declared.isascii() and declared.isdigit() and int(declared) > limit:
-        raise too_large(limit)
-    content_type = request.headers.get("content-type", "")
-    if content_type.lower().startswith("multipart/form-data"):
-        async with request.form(max_files=10, max_fields=1000) as form:
-            pairs = [(k, v) for k, v in form.multi_items() if isinstance(v, str)]
-        return {}, php_pairs_to_dict(pairs)
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise too_large(limit)
-        chunks.append(chunk)
-    body = b"".join(chunks)
-    if is_json_type(content_type):
-        try:
-            return parse_json_body(body), {}
-        except BodyError as exc:
-            error = ApiError(
-                "rest_invalid_json",
-                "Invalid JSON body passed.",
-                400,
-                data={"json_error_code": 4, "json_error_message": "Syntax error"},
-            )
-            raise error from exc
-    if is_form_type(content_type):
-        names = invalid_utf8_names(body)
-        if names:
-            raise not_utf8(names)
-        return {}, parse_query(body)
-    return {}, {}

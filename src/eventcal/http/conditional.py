@@ -35,12 +35,15 @@ def matches_revision(header: str, revision: int) -> bool:
     """
     if header.strip() == "*":
         return True
+    # Compared as text: our tags never carry leading zeros, and a number of thousands of
+    # digits is never converted (Python refuses to, which would be a 500).
+    wanted = str(revision)
     for candidate in header.split(","):
         tag = candidate.strip()
         if not (tag.startswith('"r') and tag.endswith('"')):
             continue
         number, _, _ = tag[2:-1].partition("-")
-        if number.isascii() and number.isdigit() and int(number) == revision:
+        if number == wanted:
             return True
     return False
 
@@ -74,11 +77,30 @@ class Built:
 class _Entry:
     version: int
     built: Built
+    cost: int
+
+
+MAX_KEY_BYTES = 4096
+"""Responses to requests whose key (path, query string…) is longer are not kept: distinct
+long query strings would otherwise fill the cache with keys."""
+ENTRY_OVERHEAD = 1024
+"""Bytes an entry holds besides its body and key text: the key tuple, the entry, the
+response's header dict (measured with tracemalloc: ~0.9 KB)."""
+
+
+def key_bytes(key: Any) -> int:
+    """The text a key holds (the part of its size that the client chooses)."""
+    if isinstance(key, str | bytes):
+        return len(key)
+    if isinstance(key, tuple):
+        return sum(key_bytes(part) for part in key)
+    return 0
 
 
 class ResponseCache:
     """Built GET responses by request key, valid while the data version they were built at is
-    the current one. Bounded by total body size (least recently used entries go first)."""
+    the current one. Bounded by total size: bodies, keys and per-entry overhead (least
+    recently used entries go first)."""
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
@@ -97,7 +119,10 @@ class ResponseCache:
         return entry.built
 
     def put(self, key: Any, version: int, built: Built) -> None:
-        cost = len(built.body) + 512
+        key_size = key_bytes(key)
+        if key_size > MAX_KEY_BYTES:
+            return
+        cost = len(built.body) + key_size + ENTRY_OVERHEAD
         if cost > self.max_bytes // 8:
             return
         # orjson returns its output in a buffer of 64 KiB or more, whatever the length: kept
@@ -105,12 +130,12 @@ class ResponseCache:
         built = replace(built, body=bytes(memoryview(built.body)))
         old = self._entries.pop(key, None)
         if old is not None:
-            self.size -= len(old.built.body) + 512
-        self._entries[key] = _Entry(version, built)
+            self.size -= old.cost
+        self._entries[key] = _Entry(version, built, cost)
         self.size += cost
         while self.size > self.max_bytes and self._entries:
             _, dropped = self._entries.popitem(last=False)
-            self.size -= len(dropped.built.body) + 512
+            self.size -= dropped.cost
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from eventcal.errors import ApiError, InvalidParams, MissingParams
+from eventcal.errors import ApiError, InvalidParams, MissingParams, ServiceUnavailable
 from eventcal.i18n import N_, translate
+from eventcal.storage.db import CommitOutcomeUnknown, DatabaseUnavailable
+
+RETRY_AFTER_SECONDS = "5"
 
 
 def no_route() -> ApiError:
@@ -44,3 +47,20 @@ def internal_error_body(language: str = "en") -> dict[str, Any]:
         ),
         "data": {"status": 500},
     }
+
+
+def database_error(error: DatabaseUnavailable) -> ApiError:
+    """503 for a database out of reach; its own code when a commit's outcome is unknown (a
+    message saying nothing was written would then be untrue)."""
+    headers = {"Retry-After": RETRY_AFTER_SECONDS}
+    if isinstance(error, CommitOutcomeUnknown):
+        return ServiceUnavailable(
+            "db_commit_unknown",
+            "The database connection broke while the change was being committed: it may or "
+            "may not have been saved. Read the item again, or retry with the same "
+            "Idempotency-Key.",
+            headers=headers,
+        )
+    return ServiceUnavailable(
+        "db_unavailable", "The database is unavailable. Try again shortly.", headers=headers
+    )

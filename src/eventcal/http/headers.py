@@ -18,11 +18,12 @@ BASE_HEADERS = {
     # The original does not expose X-TEC-Total* or ETag: browsers on other origins could not
     # read the totals, nor send If-Match/If-None-Match without these in the allowed headers.
     "Access-Control-Expose-Headers": (
-        "X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag"
+        "X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag, "
+        "Idempotent-Replayed"
     ),
     "Access-Control-Allow-Headers": (
         "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, "
-        "If-Match, If-None-Match, X-HTTP-Method-Override"
+        "If-Match, If-None-Match, X-HTTP-Method-Override, Idempotency-Key"
     ),
 }
 CORS_METHODS = "OPTIONS, GET, POST, PUT, PATCH, DELETE"
@@ -50,6 +51,20 @@ def finish_headers(headers: dict[str, str], origin: str | None) -> None:
         headers["Access-Control-Allow-Origin"] = origin
         headers["Access-Control-Allow-Methods"] = CORS_METHODS
         headers["Access-Control-Allow-Credentials"] = "true"
+
+
+_HOST = re.compile(
+    r"(?:[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,251}[A-Za-z0-9_.])?|\[[0-9A-Fa-f:.]{2,45}\])"
+    r"(?::[0-9]{1,5})?",
+    re.ASCII,
+)
+"""``host[:port]``: a DNS name (underscores allowed, as container names have them), an IPv4
+address or a bracketed IPv6 address, at most 253 characters before the port."""
+
+
+def valid_host(host: str) -> bool:
+    """A ``Host`` header the service may build its URLs from (it is echoed in every link)."""
+    return len(host) <= 261 and _HOST.fullmatch(host) is not None
 
 
 _SAFE_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")

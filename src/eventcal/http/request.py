@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eventcal.context import Call, Site, Urls
+from eventcal.http.multipart import Upload
 from eventcal.permissions import Actor
 from eventcal.storage.db import Connection
+
+if TYPE_CHECKING:
+    from eventcal.http.router import Route
 
 
 @dataclass(slots=True)
@@ -23,6 +27,8 @@ class RequestState:
     call: Call
     if_match: str | None = None
     """The ``If-Match`` header of a write: it applies only to the revision named there."""
+    files: dict[str, Upload] = field(default_factory=dict)
+    """Files of a multipart body, by part name (only endpoints with ``accepts_files``)."""
 
     @property
     def conn(self) -> Connection:
@@ -51,3 +57,23 @@ class RequestState:
     @property
     def context_edit(self) -> bool:
         return self.query.get("context") == "edit"
+
+
+@dataclass(slots=True)
+class Matched:
+    """A request matched to a route: what serving it needs besides the request."""
+
+    route: Route
+    path_params: dict[str, str]
+    method: str
+    actor: Actor
+    site: Site
+    urls: Urls
+    now: datetime
+    headers: dict[str, str]
+    registry: Any = None
+    """Every collection (handed to services in each call; HTTP does not look at it)."""
+
+    def state(self, raw: dict[str, Any], conn: Any, language: str) -> RequestState:
+        call = Call(conn, self.actor, self.site, self.urls, self.now, self.registry, language)
+        return RequestState(self.method, self.path_params, raw, call)

@@ -102,28 +102,40 @@ def enveloped_error(body: Any, status: int, headers: dict[str, str]) -> Any:
     return {"body": body, "status": status, "headers": inner}
 
 
+def field_names(fields: Any) -> list[str]:
+    """The names of ``_fields``: a comma-separated string, or a list of names (``_fields[]``).
+    Any other shape (``_fields[a]=…``, ``_fields[0][0]=…``) names nothing: it is ignored."""
+    if isinstance(fields, str):
+        items = fields.split(",")
+    elif isinstance(fields, list):
+        items = [f for f in fields if isinstance(f, str)]
+    else:
+        return []
+    return [name for name in (item.strip() for item in items) if name]
+
+
 def filter_fields(body: Any, fields: Any) -> Any:
     """``_fields=a,b,c.d``: keep only the listed keys (dot paths select nested keys)."""
-    names = [
-        f.strip()
-        for f in (fields if isinstance(fields, list) else str(fields).split(","))
-        if str(f).strip()
-    ]
+    names = field_names(fields)
     if not names:
         return body
+    return _filter(body, names)
+
+
+def _filter(body: Any, names: list[str]) -> Any:
     if isinstance(body, list):
-        return [filter_fields(item, names) for item in body]
+        return [_filter(item, names) for item in body]
     if not isinstance(body, dict):
         return body
     result: dict[str, Any] = {}
     for name in names:
-        head, _, rest = str(name).partition(".")
+        head, _, rest = name.partition(".")
         if head not in body:
             continue
         if not rest:
             result[head] = body[head]
         elif isinstance(body[head], dict):
-            nested = filter_fields(body[head], [rest])
+            nested = _filter(body[head], [rest])
             existing = result.get(head)
             result[head] = {**existing, **nested} if isinstance(existing, dict) else nested
     return result

@@ -14,32 +14,31 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
 from eventcal import logs
-from eventcal.context import NAMESPACE, Call, Site, Urls
-from eventcal.errors import ApiError, ServiceUnavailable
+from eventcal.context import NAMESPACE, Site, Urls
+from eventcal.errors import ApiError
 from eventcal.http.args import Arg, Params, parse_args
 from eventcal.http.auth import LogIn, authenticate
-from eventcal.http.body import (
-    invalid_utf8_names,
-    merge_sources,
-    not_utf8,
-    parse_query,
-    read_body,
-    with_nulls,
-)
+from eventcal.http.body import invalid_utf8_names, not_utf8, parse_query
 from eventcal.http.client import Network
 from eventcal.http.conditional import ResponseCache
-from eventcal.http.errors import error_body, internal_error_body, no_route
-from eventcal.http.headers import NO_CACHE_HEADERS, PUBLIC_CACHE_CONTROL, finish_headers
+from eventcal.http.errors import database_error, error_body, internal_error_body, no_route
+from eventcal.http.headers import (
+    NO_CACHE_HEADERS,
+    PUBLIC_CACHE_CONTROL,
+    finish_headers,
+    valid_host,
+)
 from eventcal.http.headers import request_id as new_request_id
 from eventcal.http.negotiation import Negotiated
-from eventcal.http.request import RequestState
+from eventcal.http.reading import BodyLimits
+from eventcal.http.request import Matched, RequestState
 from eventcal.http.responses import (
     Outgoing,
     Reply,
@@ -48,6 +47,7 @@ from eventcal.http.responses import (
     json_response,
     send,
 )
+from eventcal.http.writing import serve_change
 from eventcal.permissions import ANONYMOUS, Actor
 from eventcal.storage.db import Database, DatabaseUnavailable
 from eventcal.timezones import to_local
@@ -83,6 +83,12 @@ class Endpoint:
     endpoints; a reply can still opt out with ``Reply.cacheable``)."""
     tag: str = ""
     """The OpenAPI tag grouping the operation (its collection)."""
+    accepts_files: bool = False
+    """Takes file parts in a multipart body (``RequestState.files``); elsewhere a file part
+    is refused (400), never silently dropped."""
+    max_body_bytes: int | None = None
+    """The largest body it reads, whatever the content type (default: the settings' limit
+    for the body's content type, or ``EVENTCAL_MAX_UPLOAD_BYTES`` with ``accepts_files``)."""
 
     def __post_init__(self) -> None:
         if self.cacheable is None:
@@ -150,7 +156,9 @@ class Runtime:
     site: Site
     public_url: str | None
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
-    max_body_bytes: int = 1_048_576
+    limits: BodyLimits = field(default_factory=BodyLimits)
+    idempotency_ttl: timedelta = timedelta(hours=24)
+    """How long the first response to an ``Idempotency-Key`` is replayed."""
     cache: ResponseCache = field(default_factory=lambda: ResponseCache(32 * 1024 * 1024))
     log_in: LogIn = _anonymous_only
     """Checks HTTP Basic credentials (the accounts domain's, with its brute-force limits)."""
@@ -169,25 +177,6 @@ class Runtime:
                 self._urls.clear()
             urls = self._urls[(base, segment)] = Urls.build(base, segment)
         return urls
-
-
-@dataclass(slots=True)
-class _Matched:
-    """A request matched to a route: what serving it needs besides the request."""
-
-    route: Route
-    path_params: dict[str, str]
-    method: str
-    actor: Actor
-    runtime: Runtime
-    urls: Urls
-    now: datetime
-    headers: dict[str, str]
-
-    def state(self, raw: dict[str, Any], conn: Any, language: str) -> RequestState:
-        runtime = self.runtime
-        call = Call(conn, self.actor, runtime.site, self.urls, self.now, runtime.registry, language)
-        return RequestState(self.method, self.path_params, raw, call)
 
 
 class Router:
@@ -231,20 +220,10 @@ class Router:
         try:
             response = await self._dispatch(request, path, query, envelope, negotiated)
         except ApiError as exc:
-            body = error_body(exc, negotiated.language)
-            if envelope:
-                wrapped = enveloped_error(body, exc.status, exc.headers)
-                return json_response(wrapped, 200, negotiated.headers())
-            return json_response(body, exc.status, {**exc.headers, **negotiated.headers()})
-        except DatabaseUnavailable:
-            log.exception("database unavailable")
-            error = ServiceUnavailable(
-                "db_unavailable",
-                "The database is unavailable. Try again shortly.",
-                headers={"Retry-After": "5"},
-            )
-            body = error_body(error, negotiated.language)
-            return json_response(body, 503, {**error.headers, **negotiated.headers()})
+            return _error_response(exc, envelope, negotiated)
+        except DatabaseUnavailable as exc:
+            log.warning("database unavailable: %s", exc)
+            return _error_response(database_error(exc), envelope, negotiated)
         except Exception:
             log.exception("unhandled error on %s %s", request.method, request.scope["path"])
             body = internal_error_body(negotiated.language)
@@ -284,7 +263,7 @@ class Router:
 
     async def _match(
         self, request: Request, path: str, query: dict[str, Any], negotiated: Negotiated
-    ) -> _Matched:
+    ) -> Matched:
         """The route, the method (after overrides), the caller and the base headers."""
         method = request.method.upper()
         if method == "POST":
@@ -304,55 +283,67 @@ class Router:
         headers["Allow"] = route.allow(actor)
         urls = runtime.urls_for(request, negotiated.segment)
         now = runtime.clock()
-        return _Matched(route, path_params, method, actor, runtime, urls, now, headers)
+        site = runtime.site
+        return Matched(
+            route, path_params, method, actor, site, urls, now, headers, runtime.registry
+        )
 
     async def _serve(
         self,
         request: Request,
-        matched: _Matched,
+        matched: Matched,
         endpoint: Endpoint,
         query: dict[str, Any],
         *,
         envelope: bool,
         negotiated: Negotiated,
     ) -> Outgoing:
-        """Run the endpoint (or answer from the response cache) and build the response."""
+        """Run a reading endpoint (or answer from the response cache) and build the response."""
+        if matched.method not in ("GET", "HEAD"):
+            return await serve_change(
+                self.runtime,
+                request,
+                matched,
+                endpoint,
+                query,
+                envelope=envelope,
+                negotiated=negotiated,
+            )
         runtime = self.runtime
-        method = matched.method
-        reading = method in ("GET", "HEAD")
-        conditional = request.headers.get("if-none-match") if reading else None
-        raw = query
-        if method in BODY_METHODS:
-            json_body, form = await read_body(request, runtime.max_body_bytes)
-            raw = with_nulls(merge_sources(json_body, form, query), json_body)
-            negotiated.choose(raw, runtime.site.default_language)
+        head = matched.method == "HEAD"
+        conditional = request.headers.get("if-none-match")
         key: tuple[Any, ...] | None = None
         version = 0
-        if reading and endpoint.cacheable:
+        if endpoint.cacheable:
             # The version is read before any data, so a body is never older than it.
             version = await runtime.database.current_version()
             key = _cache_key(request, matched, negotiated.language, runtime.site)
             cached = runtime.cache.get(key, version)
             if cached is not None:
-                return send(cached, conditional, head=method == "HEAD")
+                return send(cached, conditional, head=head)
         database = runtime.database
         context = database.transaction() if endpoint.writes else database.read()
         async with context as conn:
-            state = matched.state(raw, conn, negotiated.language)
-            if not reading:
-                state.if_match = request.headers.get("if-match")
-            params = await parse_args(endpoint.args, raw, state)
+            state = matched.state(query, conn, negotiated.language)
+            params = await parse_args(endpoint.args, query, state)
             reply = await endpoint.handler(state, params)
-        if reading and matched.actor.is_anonymous:
+        if matched.actor.is_anonymous:
             matched.headers["Cache-Control"] = PUBLIC_CACHE_CONTROL
-        tagged = reading or reply.revision is not None
-        built = build(reply, matched.headers, envelope, query.get("_fields"), tagged=tagged)
+        built = build(reply, matched.headers, envelope, query.get("_fields"), tagged=True)
         if key is not None and reply.cacheable and built.status == 200:
             runtime.cache.put(key, version, built)
-        return send(built, conditional, head=method == "HEAD")
+        return send(built, conditional, head=head)
 
 
-def _cache_key(request: Request, matched: _Matched, language: str, site: Site) -> tuple[Any, ...]:
+def _error_response(error: ApiError, envelope: bool, negotiated: Negotiated) -> Outgoing:
+    body = error_body(error, negotiated.language)
+    if envelope:
+        wrapped = enveloped_error(body, error.status, error.headers)
+        return json_response(wrapped, 200, negotiated.headers())
+    return json_response(body, error.status, {**error.headers, **negotiated.headers()})
+
+
+def _cache_key(request: Request, matched: Matched, language: str, site: Site) -> tuple[Any, ...]:
     """What a cached GET response depends on besides the data."""
     return (
         matched.route.pattern,
@@ -381,11 +372,20 @@ def _add_headers(error: ApiError, headers: dict[str, str]) -> ApiError:
 
 
 def _base_url(scope: Scope) -> str:
-    """``scheme://host[:port]`` of the request (its ``Host`` header, else the server address)."""
+    """``scheme://host[:port]`` of the request (its ``Host`` header, else the server address).
+
+    The header is the client's to write and ends up in every link of the answer, so it must
+    be a plain ``host[:port]`` (400 otherwise); ``EVENTCAL_PUBLIC_URL`` avoids reading it."""
     host = ""
     for name, value in scope.get("headers", ()):
         if name == b"host":
             host = value.decode("latin-1")
+            if host and not valid_host(host):
+                raise ApiError(
+                    "rest_invalid_host",
+                    "The Host header is not a valid host name (host or host:port).",
+                    400,
+                )
             break
     if not host:
         server = scope.get("server")

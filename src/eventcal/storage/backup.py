@@ -72,6 +72,7 @@ NOT_EXPORTED = {
     "event_day_count": "derived from the events (listing totals): triggers rebuild it on import",
     "change": "this database's log of its own writes, numbered by its data version (sync readers "
     "start over on a restored site)",
+    "idempotency_key": "responses replayed to retried writes for a day: short-lived, per caller",
 }
 """Tables left out on purpose, with the reason (a test keeps this and :data:`TABLES` complete)."""
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sqlite3
 from abc import ABC, abstractmethod
 from collections import OrderedDict
@@ -39,6 +40,8 @@ from sqlalchemy.sql.expression import ClauseElement, Executable
 
 from eventcal.storage import changes as change_log
 from eventcal.storage.changes import Change
+
+log = logging.getLogger("eventcal.storage")
 
 
 class Row(Protocol):
@@ -63,6 +66,11 @@ class ForeignKeyViolation(StorageError):
 
 class DatabaseUnavailable(StorageError):
     """The database cannot be reached."""
+
+
+class CommitOutcomeUnknown(DatabaseUnavailable):
+    """The connection broke while ``COMMIT`` was under way: the server may have committed the
+    transaction before it went, or not. Only reading again (or an idempotency key) can tell."""
 
 
 class TransactionConflict(DatabaseUnavailable):
@@ -212,6 +220,11 @@ class Connection(ABC):
         """Hold a lock named ``key`` until the transaction ends, so "find or create" steps of
         concurrent writers run one after the other."""
 
+    @abstractmethod
+    async def try_lock(self, key: str) -> bool:
+        """Take the lock named ``key`` until the transaction ends if no other transaction
+        holds it; False (at once) if one does."""
+
 
 class Database(ABC):
     """One database, for the life of the process."""
@@ -280,6 +293,8 @@ class SQLiteConnection(Connection):
             return self.raw.execute(sql, values).fetchall()
         except sqlite3.IntegrityError as exc:
             raise _sqlite_integrity(exc) from exc
+        except sqlite3.OperationalError as exc:
+            raise _sqlite_operational(exc) from exc
 
     async def execute(self, stmt: Executable, params: Mapping[str, Any] | None = None) -> int:
         sql, values = self._prepare(stmt, params)
@@ -287,6 +302,8 @@ class SQLiteConnection(Connection):
             return self.raw.execute(sql, values).rowcount
         except sqlite3.IntegrityError as exc:
             raise _sqlite_integrity(exc) from exc
+        except sqlite3.OperationalError as exc:
+            raise _sqlite_operational(exc) from exc
 
     async def execute_many(self, stmt: Executable, params: Sequence[Mapping[str, Any]]) -> None:
         if not params:
@@ -304,10 +321,17 @@ class SQLiteConnection(Connection):
             self.raw.executemany(compiled.sql, rows)
         except sqlite3.IntegrityError as exc:
             raise _sqlite_integrity(exc) from exc
+        except sqlite3.OperationalError as exc:
+            raise _sqlite_operational(exc) from exc
 
     async def lock(self, key: str) -> None:
         """Nothing to do: a SQLite write transaction already excludes every other writer."""
         del key
+
+    async def try_lock(self, key: str) -> bool:
+        """Always free: a SQLite write transaction already excludes every other writer."""
+        del key
+        return True
 
     @contextlib.asynccontextmanager
     async def savepoint(self) -> AsyncIterator[None]:
@@ -317,8 +341,11 @@ class SQLiteConnection(Connection):
         try:
             yield
         except BaseException:
-            self.raw.execute(f"ROLLBACK TO {name}")
-            self.raw.execute(f"RELEASE {name}")
+            # Some errors (a full disk, I/O) make SQLite roll back the whole transaction, and
+            # the savepoint with it: the error that did it is the one to raise.
+            if self.raw.in_transaction:
+                self.raw.execute(f"ROLLBACK TO {name}")
+                self.raw.execute(f"RELEASE {name}")
             raise
         else:
             self.raw.execute(f"RELEASE {name}")
@@ -329,6 +356,18 @@ def _sqlite_integrity(exc: sqlite3.IntegrityError) -> StorageError:
     if "FOREIGN KEY" in text:
         return ForeignKeyViolation(text)
     return UniqueViolation(text)
+
+
+_SQLITE_OUTAGES = ("SQLITE_FULL", "SQLITE_IOERR", "SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_CANTOPEN")
+"""Error names (and their extended forms) that say the storage cannot serve now: a full
+disk, an I/O error, a lock held past the busy timeout. Others (a wrong statement) are bugs."""
+
+
+def _sqlite_operational(exc: sqlite3.OperationalError) -> Exception:
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    if name.startswith(_SQLITE_OUTAGES):
+        return DatabaseUnavailable(f"{name}: {exc}")
+    return exc
 
 
 def sqlite_path(url: str) -> str:
@@ -500,14 +539,14 @@ class PostgresConnection(Connection):
         try:
             return await self.raw.fetch(sql, *values)  # type: ignore[no-any-return]
         except Exception as exc:
-            raise _pg_error(exc) from exc
+            raise _pg_error(exc, self.raw) from exc
 
     async def execute(self, stmt: Executable, params: Mapping[str, Any] | None = None) -> int:
         sql, values = self._prepare(stmt, params)
         try:
             status = await self.raw.execute(sql, *values)
         except Exception as exc:
-            raise _pg_error(exc) from exc
+            raise _pg_error(exc, self.raw) from exc
         tail = status.rsplit(" ", 1)[-1]
         return int(tail) if tail.isdigit() else 0
 
@@ -526,7 +565,7 @@ class PostgresConnection(Connection):
         try:
             await self.raw.executemany(compiled.sql, rows)
         except Exception as exc:
-            raise _pg_error(exc) from exc
+            raise _pg_error(exc, self.raw) from exc
 
     @contextlib.asynccontextmanager
     async def savepoint(self) -> AsyncIterator[None]:
@@ -536,13 +575,17 @@ class PostgresConnection(Connection):
     async def lock(self, key: str) -> None:
         await self.all(_ADVISORY_LOCK, {"key": key})
 
-
-_ADVISORY_LOCK = sa.select(
-    sa.func.pg_advisory_xact_lock(sa.func.hashtextextended(sa.bindparam("key", type_=sa.Text), 0))
-)
+    async def try_lock(self, key: str) -> bool:
+        return bool(await self.scalar(_TRY_ADVISORY_LOCK, {"key": key}))
 
 
-def _pg_error(exc: Exception) -> Exception:
+_LOCK_ID = sa.func.hashtextextended(sa.bindparam("key", type_=sa.Text), 0)
+_ADVISORY_LOCK = sa.select(sa.func.pg_advisory_xact_lock(_LOCK_ID))
+_TRY_ADVISORY_LOCK = sa.select(sa.func.pg_try_advisory_xact_lock(_LOCK_ID))
+
+
+def _pg_error(exc: Exception, raw: Any = None) -> Exception:
+    """The storage error for an asyncpg error (the error itself when it is none of ours)."""
     import asyncpg
 
     if isinstance(exc, asyncpg.UniqueViolationError):
@@ -551,11 +594,42 @@ def _pg_error(exc: Exception) -> Exception:
         return ForeignKeyViolation(str(exc))
     if isinstance(exc, asyncpg.TransactionRollbackError):  # deadlock, serialization failure
         return TransactionConflict(str(exc))
-    if isinstance(
-        exc, OSError | asyncpg.CannotConnectNowError | asyncpg.ConnectionDoesNotExistError
-    ):
-        return DatabaseUnavailable(str(exc))
+    if _connection_lost(exc, raw):
+        return DatabaseUnavailable(f"{type(exc).__name__}: {exc}")
     return exc
+
+
+def _connection_lost(exc: BaseException, raw: Any = None) -> bool:
+    """The error says the server is out of reach, or the connection (``raw``) broke.
+
+    Network errors and timeouts (``OSError``), connection errors (SQLSTATE class 08), the
+    server stopping, starting or terminating the session (class 57: ``CannotConnectNowError``,
+    ``AdminShutdownError``…), a full server; and asyncpg's client-side errors
+    (``InterfaceError``, ``InternalClientError``) once the connection is closed (with the
+    connection still open they are bugs, and stay 500).
+    """
+    import asyncpg
+
+    if isinstance(
+        exc,
+        OSError
+        | asyncpg.PostgresConnectionError
+        | asyncpg.OperatorInterventionError
+        | asyncpg.TooManyConnectionsError,
+    ):
+        return True
+    if isinstance(exc, asyncpg.InterfaceError | asyncpg.InternalClientError):
+        return raw is None or _closed(raw)
+    return False
+
+
+def _closed(raw: Any) -> bool:
+    import asyncpg
+
+    try:
+        return bool(raw.is_closed())
+    except asyncpg.InterfaceError:
+        return True  # the pool took back the connection when it closed
 
 
 def postgres_dsn(url: str) -> str:
@@ -589,8 +663,12 @@ class PostgresDatabase(Database):
                 self._pool = await asyncpg.create_pool(
                     self.dsn, min_size=1, max_size=self.pool_size, command_timeout=60
                 )
-            except (OSError, asyncpg.PostgresError) as exc:
+            except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
                 raise DatabaseUnavailable(str(exc)) from exc
+            except Exception as exc:
+                if _connection_lost(exc):
+                    raise DatabaseUnavailable(str(exc)) from exc
+                raise
 
     async def shutdown(self) -> None:
         if self._pool is not None:
@@ -601,34 +679,58 @@ class PostgresDatabase(Database):
     async def read(self) -> AsyncIterator[Connection]:
         if self._pool is None:
             await self.startup()
+        acquired = self._pool.acquire()
         try:
-            acquired = self._pool.acquire()
             raw = await acquired.__aenter__()
-        except OSError as exc:
-            raise DatabaseUnavailable(str(exc)) from exc
+        except Exception as exc:
+            # Acquiring may open a connection: the server may be down, starting up or
+            # shutting down (CannotConnectNowError), or drop the connection at once.
+            if _connection_lost(exc):
+                raise DatabaseUnavailable(f"{type(exc).__name__}: {exc}") from exc
+            raise
         try:
             yield PostgresConnection(self, raw)
         finally:
-            await acquired.__aexit__(None, None, None)
+            try:
+                await acquired.__aexit__(None, None, None)
+            except Exception:
+                # The pool discards a connection it cannot reset; the request's own outcome
+                # (an answer, or the error that is propagating) is what matters.
+                log.warning("a connection could not be returned to the pool", exc_info=True)
 
     @contextlib.asynccontextmanager
     async def transaction(self, *, versioned: bool = True) -> AsyncIterator[Connection]:
         async with self.read() as conn:
             raw = conn.raw  # type: ignore[attr-defined]
             tx = raw.transaction()
-            await tx.start()
+            try:
+                await tx.start()
+            except Exception as exc:
+                raise _pg_error(exc, raw) from exc
             try:
                 yield conn
                 if versioned:
-                    version = int(await raw.fetchval(change_log.NEXT_VERSION))
+                    try:
+                        version = int(await raw.fetchval(change_log.NEXT_VERSION))
+                    except Exception as exc:
+                        raise _pg_error(exc, raw) from exc
                     await conn.execute_many(
                         change_log.INSERT, change_log.rows(conn.changes, version)
                     )
             except BaseException:
-                await tx.rollback()
+                try:
+                    await tx.rollback()
+                except Exception:
+                    # On a broken connection the rollback fails too; the server rolls the
+                    # transaction back when the session ends. The first error is the answer.
+                    log.warning("rollback failed", exc_info=True)
                 raise
-            else:
+            try:
                 await tx.commit()
+            except Exception as exc:
+                if _connection_lost(exc, raw):
+                    raise CommitOutcomeUnknown(f"{type(exc).__name__}: {exc}") from exc
+                raise _pg_error(exc, raw) from exc
 
 
 class SharedReads:

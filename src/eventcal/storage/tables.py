@@ -349,6 +349,21 @@ data_version = sa.Table(
     sa.Column("version", sa.BigInteger, nullable=False),
 )
 
+idempotency_key = sa.Table(
+    "idempotency_key",
+    metadata,
+    # The first successful response to a write sent with an ``Idempotency-Key``, per caller
+    # and key, stored in the write's own transaction and replayed to retries until it expires.
+    sa.Column("user_id", sa.Integer, primary_key=True),
+    sa.Column("key", sa.String(255), primary_key=True),
+    sa.Column("fingerprint", sa.String(64), nullable=False),
+    sa.Column("status", sa.Integer, nullable=False),
+    sa.Column("headers", sa.Text, nullable=False),
+    sa.Column("body", sa.LargeBinary, nullable=False),
+    sa.Column("expires_at", UtcDateTime, nullable=False),
+    sa.Index(None, "expires_at"),
+)
+
 login_throttle = sa.Table(
     "login_throttle",
     metadata,

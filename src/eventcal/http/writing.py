@@ -1,0 +1,77 @@
+"""Requests that may write (POST, PUT, PATCH, DELETE): the body, the ``Idempotency-Key``,
+and one transaction holding both the write and the response stored for the key."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+
+from eventcal.http.args import parse_args
+from eventcal.http.body import merge_sources, with_nulls
+from eventcal.http.idempotency import HEADER, Idempotency, fingerprint, parse_key
+from eventcal.http.negotiation import Negotiated
+from eventcal.http.reading import read_body
+from eventcal.http.request import Matched
+from eventcal.http.responses import Outgoing, build, send
+
+if TYPE_CHECKING:
+    from eventcal.http.router import Endpoint, Runtime
+
+
+async def serve_change(
+    runtime: Runtime,
+    request: Request,
+    matched: Matched,
+    endpoint: Endpoint,
+    query: dict[str, Any],
+    *,
+    envelope: bool,
+    negotiated: Negotiated,
+) -> Outgoing:
+    """A request with a body (POST, PUT, PATCH, DELETE), in one transaction with the
+    response it stores for its ``Idempotency-Key``, if it has one."""
+    key = _idempotency_key(request, matched, endpoint)
+    body = await read_body(
+        request,
+        runtime.limits,
+        max_bytes=endpoint.max_body_bytes,
+        accepts_files=endpoint.accepts_files,
+    )
+    raw = with_nulls(merge_sources(body.json, body.form, query), body.json)
+    negotiated.choose(raw, runtime.site.default_language)
+    guard = None
+    if key is not None and matched.actor.user_id is not None:
+        print_ = fingerprint(matched.method, request.scope["path"], raw, body.files)
+        guard = Idempotency(
+            matched.actor.user_id, key, print_, matched.now, runtime.idempotency_ttl
+        )
+        replay = await guard.stored(runtime.database)
+        if replay is not None:
+            return send(replay, None, head=False)
+    database = runtime.database
+    context = database.transaction() if endpoint.writes else database.read()
+    async with context as conn:
+        if guard is not None:
+            replay = await guard.claim(conn)
+            if replay is not None:
+                return send(replay, None, head=False)
+        state = matched.state(raw, conn, negotiated.language)
+        state.if_match = request.headers.get("if-match")
+        state.files = body.files
+        params = await parse_args(endpoint.args, raw, state)
+        reply = await endpoint.handler(state, params)
+        tagged = reply.revision is not None
+        built = build(reply, matched.headers, envelope, query.get("_fields"), tagged=tagged)
+        if guard is not None and 200 <= reply.status < 300:
+            await guard.save(conn, built)
+    return send(built, None, head=False)
+
+
+def _idempotency_key(request: Request, matched: Matched, endpoint: Endpoint) -> str | None:
+    """The ``Idempotency-Key`` of a write by a known caller (400 when malformed); None when
+    there is none or it does not apply (anonymous callers cannot write)."""
+    header = request.headers.get(HEADER)
+    if header is None or not endpoint.writes or matched.actor.is_anonymous:
+        return None
+    return parse_key(header)
