@@ -30,7 +30,7 @@ from eventcal.app import create_app
 from eventcal.cli import main
 from eventcal.config import Settings
 from eventcal.storage import backup as backup_service
-from eventcal.storage import bulk, migrate
+from eventcal.storage import backup_values, bulk, migrate
 from eventcal.storage.db import Database
 from eventcal.storage.tables import app_password, event, metadata, post
 from tests import factories
@@ -563,7 +563,7 @@ def test_every_table_is_exported_or_left_out_with_a_reason() -> None:
                 assert exported.index(fk.column.table.name) < position, fk
         row = {c.name: None for c in tbl.columns}
         with pytest.raises(ValueError, match="must not be null"):
-            backup_service.decode_row(tbl, row)  # every column has a decoder
+            backup_values.decode_row(tbl, row)  # every column has a decoder
 
 
 # --- bounded memory ----------------------------------------------------------------------------

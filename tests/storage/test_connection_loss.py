@@ -19,11 +19,11 @@ from eventcal.config import Settings
 from eventcal.storage.db import (
     CommitOutcomeUnknown,
     DatabaseUnavailable,
-    PostgresDatabase,
     UniqueViolation,
     data_version,
     postgres_dsn,
 )
+from eventcal.storage.postgres import PostgresDatabase
 from tests.conftest import NS, Api
 from tests.http.helpers import NEW_EVENT
 from tests.storage.pg_proxy import FaultyProxy, faulty_proxy

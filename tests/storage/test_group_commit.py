@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from eventcal.storage import migrate
-from eventcal.storage.db import DatabaseUnavailable, SQLiteDatabase, data_version
+from eventcal.storage.db import DatabaseUnavailable, data_version
+from eventcal.storage.sqlite import SQLiteDatabase
 
 
 @pytest.fixture(scope="module")

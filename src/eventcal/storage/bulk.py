@@ -22,11 +22,11 @@ from eventcal.storage import migrate
 from eventcal.storage.db import (
     Connection,
     Database,
-    PostgresConnection,
     Row,
-    SQLiteConnection,
     in_values,
 )
+from eventcal.storage.postgres import PostgresConnection
+from eventcal.storage.sqlite import SQLiteConnection
 from eventcal.storage.tables import metadata, post
 
 PAGE_SIZE = 1000

@@ -1,0 +1,239 @@
+"""PostgreSQL through an ``asyncpg`` pool: a transaction per write request, advisory locks,
+and the driver's errors mapped to the storage errors (a lost connection is an outage, a commit
+whose answer was lost is :class:`CommitOutcomeUnknown`)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql as pg_dialects
+from sqlalchemy.sql.expression import Executable
+
+from eventcal.storage import changes as change_log
+from eventcal.storage.db import (
+    CommitOutcomeUnknown,
+    Connection,
+    Database,
+    DatabaseUnavailable,
+    ForeignKeyViolation,
+    Row,
+    SharedReads,
+    TransactionConflict,
+    UniqueViolation,
+    _pg_value,
+    postgres_dsn,
+)
+
+log = logging.getLogger("eventcal.storage")
+
+
+class PostgresConnection(Connection):
+    def __init__(self, database: PostgresDatabase, raw: Any) -> None:
+        super().__init__(database)
+        self.raw = raw
+
+    def _prepare(self, stmt: Executable, params: Mapping[str, Any] | None) -> tuple[str, list[Any]]:
+        compiled = self.database.compiled.get(stmt)  # type: ignore[arg-type]
+        self.database.statement_count += 1
+        values = [
+            _pg_value(
+                params[name] if params is not None and name in params else compiled.defaults[name]
+            )
+            for name in compiled.names
+        ]
+        return compiled.sql, values
+
+    async def all(self, stmt: Executable, params: Mapping[str, Any] | None = None) -> list[Row]:
+        sql, values = self._prepare(stmt, params)
+        try:
+            return await self.raw.fetch(sql, *values)  # type: ignore[no-any-return]
+        except Exception as exc:
+            raise _pg_error(exc, self.raw) from exc
+
+    async def execute(self, stmt: Executable, params: Mapping[str, Any] | None = None) -> int:
+        sql, values = self._prepare(stmt, params)
+        try:
+            status = await self.raw.execute(sql, *values)
+        except Exception as exc:
+            raise _pg_error(exc, self.raw) from exc
+        tail = status.rsplit(" ", 1)[-1]
+        return int(tail) if tail.isdigit() else 0
+
+    async def execute_many(self, stmt: Executable, params: Sequence[Mapping[str, Any]]) -> None:
+        if not params:
+            return
+        compiled = self.database.compiled.get(stmt)  # type: ignore[arg-type]
+        self.database.statement_count += 1
+        rows = [
+            [
+                _pg_value(p[name] if name in p else compiled.defaults[name])
+                for name in compiled.names
+            ]
+            for p in params
+        ]
+        try:
+            await self.raw.executemany(compiled.sql, rows)
+        except Exception as exc:
+            raise _pg_error(exc, self.raw) from exc
+
+    @contextlib.asynccontextmanager
+    async def savepoint(self) -> AsyncIterator[None]:
+        async with self.raw.transaction():
+            yield
+
+    async def lock(self, key: str) -> None:
+        await self.all(_ADVISORY_LOCK, {"key": key})
+
+    async def try_lock(self, key: str) -> bool:
+        return bool(await self.scalar(_TRY_ADVISORY_LOCK, {"key": key}))
+
+
+_LOCK_ID = sa.func.hashtextextended(sa.bindparam("key", type_=sa.Text), 0)
+_ADVISORY_LOCK = sa.select(sa.func.pg_advisory_xact_lock(_LOCK_ID))
+_TRY_ADVISORY_LOCK = sa.select(sa.func.pg_try_advisory_xact_lock(_LOCK_ID))
+
+
+def _pg_error(exc: Exception, raw: Any = None) -> Exception:
+    """The storage error for an asyncpg error (the error itself when it is none of ours)."""
+    import asyncpg
+
+    if isinstance(exc, asyncpg.UniqueViolationError):
+        return UniqueViolation(str(exc))
+    if isinstance(exc, asyncpg.ForeignKeyViolationError):
+        return ForeignKeyViolation(str(exc))
+    if isinstance(exc, asyncpg.TransactionRollbackError):  # deadlock, serialization failure
+        return TransactionConflict(str(exc))
+    if _connection_lost(exc, raw):
+        return DatabaseUnavailable(f"{type(exc).__name__}: {exc}")
+    return exc
+
+
+def _connection_lost(exc: BaseException, raw: Any = None) -> bool:
+    """The error says the server is out of reach, or the connection (``raw``) broke.
+
+    Network errors and timeouts (``OSError``), connection errors (SQLSTATE class 08), the
+    server stopping, starting or terminating the session (class 57: ``CannotConnectNowError``,
+    ``AdminShutdownError``…), a full server; and asyncpg's client-side errors
+    (``InterfaceError``, ``InternalClientError``) once the connection is closed (with the
+    connection still open they are bugs, and stay 500).
+    """
+    import asyncpg
+
+    if isinstance(
+        exc,
+        OSError
+        | asyncpg.PostgresConnectionError
+        | asyncpg.OperatorInterventionError
+        | asyncpg.TooManyConnectionsError,
+    ):
+        return True
+    if isinstance(exc, asyncpg.InterfaceError | asyncpg.InternalClientError):
+        return raw is None or _closed(raw)
+    return False
+
+
+def _closed(raw: Any) -> bool:
+    import asyncpg
+
+    try:
+        return bool(raw.is_closed())
+    except asyncpg.InterfaceError:
+        return True  # the pool took back the connection when it closed
+
+
+class PostgresDatabase(Database):
+    dialect_name = "postgresql"
+    dialect = pg_dialects.asyncpg.dialect()  # type: ignore[no-untyped-call]
+
+    def __init__(self, url: str, pool_size: int = 10) -> None:
+        super().__init__()
+        self.dsn = postgres_dsn(url)
+        self.pool_size = pool_size
+        self._pool: Any = None
+        self._versions = SharedReads(super().current_version)
+
+    async def current_version(self) -> int:
+        """One query answers every request that asked while the previous one ran (a round
+        trip per request would cost PostgreSQL more than serving a cached response)."""
+        return await self._versions.get()
+
+    async def startup(self) -> None:
+        import asyncpg
+
+        if self._pool is None:
+            try:
+                self._pool = await asyncpg.create_pool(
+                    self.dsn, min_size=1, max_size=self.pool_size, command_timeout=60
+                )
+            except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                raise DatabaseUnavailable(str(exc)) from exc
+            except Exception as exc:
+                if _connection_lost(exc):
+                    raise DatabaseUnavailable(str(exc)) from exc
+                raise
+
+    async def shutdown(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    @contextlib.asynccontextmanager
+    async def read(self) -> AsyncIterator[Connection]:
+        if self._pool is None:
+            await self.startup()
+        acquired = self._pool.acquire()
+        try:
+            raw = await acquired.__aenter__()
+        except Exception as exc:
+            # Acquiring may open a connection: the server may be down, starting up or
+            # shutting down (CannotConnectNowError), or drop the connection at once.
+            if _connection_lost(exc):
+                raise DatabaseUnavailable(f"{type(exc).__name__}: {exc}") from exc
+            raise
+        try:
+            yield PostgresConnection(self, raw)
+        finally:
+            try:
+                await acquired.__aexit__(None, None, None)
+            except Exception:
+                # The pool discards a connection it cannot reset; the request's own outcome
+                # (an answer, or the error that is propagating) is what matters.
+                log.warning("a connection could not be returned to the pool", exc_info=True)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self, *, versioned: bool = True) -> AsyncIterator[Connection]:
+        async with self.read() as conn:
+            raw = conn.raw  # type: ignore[attr-defined]
+            tx = raw.transaction()
+            try:
+                await tx.start()
+            except Exception as exc:
+                raise _pg_error(exc, raw) from exc
+            try:
+                yield conn
+                if versioned:
+                    try:
+                        version = int(await raw.fetchval(change_log.NEXT_VERSION))
+                    except Exception as exc:
+                        raise _pg_error(exc, raw) from exc
+                    await conn.execute_many(
+                        change_log.INSERT, change_log.rows(conn.changes, version)
+                    )
+            except BaseException:
+                try:
+                    await tx.rollback()
+                except Exception:
+                    # On a broken connection the rollback fails too; the server rolls the
+                    # transaction back when the session ends. The first error is the answer.
+                    log.warning("rollback failed", exc_info=True)
+                raise
+            try:
+                await tx.commit()
+            except Exception as exc:
+                if _connection_lost(exc, raw):
+                    raise CommitOutcomeUnknown(f"{type(exc).__name__}: {exc}") from exc
+                raise _pg_error(exc, raw) from exc

@@ -1,0 +1,276 @@
+"""The embedded SQLite engine: one read and one write connection per process, group commit.
+
+Writers in one process queue on an asyncio lock and the transactions queued together share one
+``COMMIT`` (each in its own savepoint, each answered only after the shared commit reached the
+disk): see :class:`SQLiteDatabase`. Across processes SQLite's own lock and ``busy_timeout``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
+
+from sqlalchemy.dialects import sqlite as sqlite_dialects
+from sqlalchemy.sql.expression import Executable
+
+from eventcal.storage import changes as change_log
+from eventcal.storage.db import (
+    Connection,
+    Database,
+    DatabaseUnavailable,
+    ForeignKeyViolation,
+    Row,
+    StorageError,
+    UniqueViolation,
+    _sqlite_value,
+    sqlite_path,
+)
+
+log = logging.getLogger("eventcal.storage")
+
+
+class SQLiteConnection(Connection):
+    def __init__(self, database: SQLiteDatabase, raw: sqlite3.Connection) -> None:
+        super().__init__(database)
+        self.raw = raw
+        self._savepoints = 0
+
+    def _prepare(
+        self, stmt: Executable, params: Mapping[str, Any] | None
+    ) -> tuple[str, tuple[Any, ...]]:
+        compiled = self.database.compiled.get(stmt)  # type: ignore[arg-type]
+        self.database.statement_count += 1
+        if not compiled.names:
+            return compiled.sql, ()
+        values = []
+        for name in compiled.names:
+            value = (
+                params[name] if params is not None and name in params else compiled.defaults[name]
+            )
+            values.append(_sqlite_value(value))
+        return compiled.sql, tuple(values)
+
+    async def all(self, stmt: Executable, params: Mapping[str, Any] | None = None) -> list[Row]:
+        sql, values = self._prepare(stmt, params)
+        try:
+            return self.raw.execute(sql, values).fetchall()
+        except sqlite3.IntegrityError as exc:
+            raise _sqlite_integrity(exc) from exc
+        except sqlite3.OperationalError as exc:
+            raise _sqlite_operational(exc) from exc
+
+    async def execute(self, stmt: Executable, params: Mapping[str, Any] | None = None) -> int:
+        sql, values = self._prepare(stmt, params)
+        try:
+            return self.raw.execute(sql, values).rowcount
+        except sqlite3.IntegrityError as exc:
+            raise _sqlite_integrity(exc) from exc
+        except sqlite3.OperationalError as exc:
+            raise _sqlite_operational(exc) from exc
+
+    async def execute_many(self, stmt: Executable, params: Sequence[Mapping[str, Any]]) -> None:
+        if not params:
+            return
+        compiled = self.database.compiled.get(stmt)  # type: ignore[arg-type]
+        self.database.statement_count += 1
+        rows = [
+            tuple(
+                _sqlite_value(p[name] if name in p else compiled.defaults[name])
+                for name in compiled.names
+            )
+            for p in params
+        ]
+        try:
+            self.raw.executemany(compiled.sql, rows)
+        except sqlite3.IntegrityError as exc:
+            raise _sqlite_integrity(exc) from exc
+        except sqlite3.OperationalError as exc:
+            raise _sqlite_operational(exc) from exc
+
+    async def lock(self, key: str) -> None:
+        """Nothing to do: a SQLite write transaction already excludes every other writer."""
+        del key
+
+    async def try_lock(self, key: str) -> bool:
+        """Always free: a SQLite write transaction already excludes every other writer."""
+        del key
+        return True
+
+    @contextlib.asynccontextmanager
+    async def savepoint(self) -> AsyncIterator[None]:
+        self._savepoints += 1
+        name = f"sp{self._savepoints}"
+        self.raw.execute(f"SAVEPOINT {name}")
+        try:
+            yield
+        except BaseException:
+            # Some errors (a full disk, I/O) make SQLite roll back the whole transaction, and
+            # the savepoint with it: the error that did it is the one to raise.
+            if self.raw.in_transaction:
+                self.raw.execute(f"ROLLBACK TO {name}")
+                self.raw.execute(f"RELEASE {name}")
+            raise
+        else:
+            self.raw.execute(f"RELEASE {name}")
+
+
+def _sqlite_integrity(exc: sqlite3.IntegrityError) -> StorageError:
+    text = str(exc)
+    if "FOREIGN KEY" in text:
+        return ForeignKeyViolation(text)
+    return UniqueViolation(text)
+
+
+_SQLITE_OUTAGES = ("SQLITE_FULL", "SQLITE_IOERR", "SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_CANTOPEN")
+"""Error names (and their extended forms) that say the storage cannot serve now: a full
+disk, an I/O error, a lock held past the busy timeout. Others (a wrong statement) are bugs."""
+
+
+def _sqlite_operational(exc: sqlite3.OperationalError) -> Exception:
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    if name.startswith(_SQLITE_OUTAGES):
+        return DatabaseUnavailable(f"{name}: {exc}")
+    return exc
+
+
+def open_sqlite(path: str, busy_timeout_ms: int) -> sqlite3.Connection:
+    """A connection with the pragmas the service relies on."""
+    raw = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    raw.row_factory = sqlite3.Row
+    raw.execute("PRAGMA journal_mode=WAL")
+    raw.execute("PRAGMA synchronous=FULL")
+    raw.execute("PRAGMA foreign_keys=ON")
+    raw.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+    return raw
+
+
+class _Batch:
+    """Write transactions that share one SQLite transaction and so one ``COMMIT``."""
+
+    __slots__ = ("committed", "members")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.committed: asyncio.Future[None] = loop.create_future()
+        self.members = 0
+
+
+class SQLiteDatabase(Database):
+    """SQLite with group commit.
+
+    A ``COMMIT`` waits for ``fsync`` (``synchronous=FULL``), ~0.2–0.3 ms here, which is a
+    large share of a whole create. So the write transactions of this process that are ready to
+    run one after the other share a transaction: the first opens it (``BEGIN IMMEDIATE``) and
+    schedules the commit; each one runs inside its own savepoint, which an error rolls back
+    alone; and each waits for the shared ``COMMIT`` before it returns, so nothing is
+    acknowledged before it is durable. The commit runs once the writers that were already
+    queued on the event loop have had their turn, so a batch is as large as the queue, never
+    waits for more, and a single writer commits at once. If the ``COMMIT`` fails, every member
+    gets :class:`DatabaseUnavailable` and nothing of the batch is written.
+    """
+
+    dialect_name = "sqlite"
+    dialect = sqlite_dialects.dialect(paramstyle="qmark")
+
+    def __init__(self, url: str, busy_timeout_ms: int = 10_000) -> None:
+        super().__init__()
+        self.path = sqlite_path(url)
+        self.busy_timeout_ms = busy_timeout_ms
+        self._read: SQLiteConnection | None = None
+        self._write: SQLiteConnection | None = None
+        self._write_lock = asyncio.Lock()
+        self._batch: _Batch | None = None
+        self._committer: asyncio.Task[None] | None = None
+        self.commits = 0
+        """``COMMIT`` statements run so far (tests check that writers share them)."""
+
+    async def startup(self) -> None:
+        if self._read is None:
+            self._read = SQLiteConnection(self, open_sqlite(self.path, self.busy_timeout_ms))
+            self._write = SQLiteConnection(self, open_sqlite(self.path, self.busy_timeout_ms))
+
+    async def shutdown(self) -> None:
+        if self._committer is not None:
+            with contextlib.suppress(Exception):
+                await self._committer
+        for conn in (self._read, self._write):
+            if conn is not None:
+                conn.raw.close()
+        self._read = self._write = None
+
+    @contextlib.asynccontextmanager
+    async def read(self) -> AsyncIterator[Connection]:
+        if self._read is None:
+            raise DatabaseUnavailable("the database is not open")
+        yield self._read
+
+    @contextlib.asynccontextmanager
+    async def transaction(self, *, versioned: bool = True) -> AsyncIterator[Connection]:
+        async with self._write_lock:
+            conn = self._write
+            if conn is None:
+                raise DatabaseUnavailable("the database is not open")
+            raw = conn.raw
+            batch = self._batch
+            if batch is None:
+                batch = self._open_batch(conn)
+            elif not raw.in_transaction:
+                # An earlier member's error made SQLite roll the batch back; a savepoint now
+                # would start (and its release commit) a transaction of its own.
+                raise DatabaseUnavailable("the write transaction was rolled back")
+            raw.execute("SAVEPOINT write_request")
+            conn.changes.clear()
+            try:
+                yield conn
+                if versioned:
+                    version = int(raw.execute(change_log.NEXT_VERSION).fetchone()[0])
+                    await conn.execute_many(
+                        change_log.INSERT, change_log.rows(conn.changes, version)
+                    )
+            except BaseException:
+                # Some errors (disk full, I/O) make SQLite roll back the whole transaction:
+                # then the batch's COMMIT fails and every member learns it.
+                if raw.in_transaction:
+                    raw.execute("ROLLBACK TO write_request")
+                    raw.execute("RELEASE write_request")
+                raise
+            finally:
+                conn.changes.clear()
+            raw.execute("RELEASE write_request")
+            batch.members += 1
+        await asyncio.shield(batch.committed)
+
+    def _open_batch(self, conn: SQLiteConnection) -> _Batch:
+        try:
+            conn.raw.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise DatabaseUnavailable(str(exc)) from exc
+        loop = asyncio.get_running_loop()
+        self._batch = _Batch(loop)
+        self._committer = loop.create_task(self._commit())
+        return self._batch
+
+    async def _commit(self) -> None:
+        """Commit the open batch once the writers queued before this task have run."""
+        async with self._write_lock:
+            batch, self._batch = self._batch, None
+            assert batch is not None
+            assert self._write is not None
+            raw = self._write.raw
+            try:
+                if not raw.in_transaction:
+                    raise DatabaseUnavailable("the write transaction was rolled back")
+                raw.execute("COMMIT")
+                self.commits += 1
+            except Exception as exc:
+                if raw.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        raw.execute("ROLLBACK")
+                failure = exc if isinstance(exc, DatabaseUnavailable) else None
+                batch.committed.set_exception(failure or DatabaseUnavailable(str(exc)))
+                batch.committed.exception()  # retrieved: a batch may have no members
+            else:
+                batch.committed.set_result(None)
