@@ -24,7 +24,7 @@ from eventcal.http.conditional import Built, entity_tag, none_match
 from eventcal.http.errors import database_error, error_body
 from eventcal.http.responses import Outgoing
 from eventcal.http.router import Runtime
-from eventcal.i18n import LANGUAGES, negotiate, normalize_language
+from eventcal.i18n import LANGUAGES, N_, negotiate, normalize_language
 from eventcal.permissions import ANONYMOUS
 from eventcal.storage.db import DatabaseUnavailable
 from eventcal.timezones import to_local
@@ -67,7 +67,7 @@ class Pages:
             links = Links(base, segment, default_language=self.default_language)
             if request.method not in ("GET", "HEAD"):
                 raise PageProblem(
-                    "page_method", "Pages are only read.", 405, headers={"Allow": "GET, HEAD"}
+                    "page_method", N_("Pages are only read."), 405, headers={"Allow": "GET, HEAD"}
                 )
             redirect = ITEM_REDIRECT.match(path)
             if redirect is not None:

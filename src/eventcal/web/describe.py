@@ -52,22 +52,22 @@ class Describe:
         first, last = covered_days(event)
         if event.get("all_day"):
             if first == last:
-                return said.gettext("{day}, all day", day=said.long_date(first))
+                return said.gettext(N_("{day}, all day"), day=said.long_date(first))
             return said.gettext(
-                "{first} to {last}, all day",
+                N_("{first} to {last}, all day"),
                 first=said.long_date(first),
                 last=said.long_date(last),
             )
         if first == last:
             text = said.gettext(
-                "{day}, {start} to {end}",
+                N_("{day}, {start} to {end}"),
                 day=said.long_date(first),
                 start=said.time(start),
                 end=said.time(end),
             )
         else:
             text = said.gettext(
-                "{first}, {start} to {last}, {end}",
+                N_("{first}, {start} to {last}, {end}"),
                 first=said.long_date(first),
                 start=said.time(start),
                 last=said.long_date(last),

@@ -14,7 +14,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from eventcal.context import Call
-from eventcal.errors import ApiError, NotFound
+from eventcal.errors import ApiError
 from eventcal.http.args import Params, parse_args
 from eventcal.http.request import RequestState
 from eventcal.resources import service
@@ -59,12 +59,10 @@ async def listing(
     resource: Resource = call.registry[collection]
     state = _state(call, raw)
     params = await parse_args(resource.listing.args, raw, state)
-    try:
-        reply = await service.list_page(
-            state, resource, params, narrow=_per_page(size, page), path=collection
-        )
-    except NotFound:
-        return Listed([], 0, 0)
+    # A page past the end is the listing's own 404 (a page of its own, in the language).
+    reply = await service.list_page(
+        state, resource, params, narrow=_per_page(size, page), path=collection
+    )
     body = reply.body
     items = body.get(collection, []) if isinstance(body, dict) else body
     total = int(reply.headers.get("X-TEC-Total", len(items)))
@@ -79,12 +77,13 @@ def _day_text(day: date, *, end: bool) -> str:
 async def events_between(
     call: Call, first: date, last: date, filters: dict[str, str]
 ) -> list[dict[str, Any]]:
-    """Every event that covers a day from ``first`` to ``last`` (the listing's date window
-    keeps events that end on or after the first day and start on or before the last)."""
+    """Every event that covers a day from ``first`` to ``last``: it ends after the day before
+    ``first`` and starts before the end of ``last`` (the listing's relative filters, which
+    read whole days: ``ends_after`` the day before is "ends on or after ``first``")."""
     raw = {
         **filters,
-        "start_date": _day_text(first, end=False),
-        "end_date": _day_text(last, end=True),
+        "ends_after": (first - timedelta(days=1)).isoformat() if first > date.min else "",
+        "starts_before": last.isoformat(),
     }
     return (await listing(call, "events", raw, size=MAX_VIEW_EVENTS)).items
 

@@ -89,8 +89,6 @@ async def calendar_view(call: Call, page: PageRequest, links: Links) -> Page:
         )
         if page.page == 1:
             context["previous"] = links.view(view, shift("month", day, -1), page.filters)
-        if page.page > listed.pages > 0:
-            raise not_found()
     else:
         days: list[Day] = view_days(view, day)
         events = await reading.events_between(call, days[0].date, days[-1].date, filters)
