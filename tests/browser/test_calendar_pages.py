@@ -116,6 +116,7 @@ def test_month_to_next_month_to_an_event_to_its_venue_and_back(
     expect(page.locator("h1")).to_contain_text(seeded.next_month.strftime("%B"))
     # The fair covers three days: it is on each of them.
     expect(page.locator("a.event", has_text="Book Fair")).to_have_count(3)
+    save_screenshots(page, "calendar-next-month")
     page.get_by_role("link", name="Harbour Concert").click()
     expect(page.locator("h1")).to_have_text("Harbour Concert")
     expect(page.get_by_role("link", name="Google Calendar")).to_be_visible()
