@@ -23,6 +23,9 @@ def test_the_month_grid_puts_events_on_their_days_and_multi_day_ones_on_each(
     # Times in the event's zone; all-day events have none.
     assert '<span class="time">7:30\u202fPM</span>' in cell(html, "2026-11-25")
     assert 'class="time"' not in cell(html, "2026-11-12")
+    # A multi-day event shows its time on its first day only.
+    assert '<span class="time">10:00\u202fAM</span>' in cell(html, "2026-11-28")
+    assert 'class="time"' not in cell(html, "2026-11-29")
 
 
 def test_previous_and_next_navigation_moves_by_the_view(api: Api, site: Site) -> None:
