@@ -32,6 +32,7 @@ from eventcal.resources.index import route_table
 from eventcal.resources.registry import Registry
 from eventcal.storage import idempotency, migrate
 from eventcal.storage.db import Database, DatabaseUnavailable, create_database, sqlite_path
+from eventcal.web.app import Pages
 
 log = logging.getLogger("eventcal")
 
@@ -136,7 +137,7 @@ def create_app(
 
 class App:
     """The ASGI application: health checks for load balancers, the API reference page
-    (``{ns}/doc/ui``), the namespace, the lifespan.
+    (``{ns}/doc/ui``), the calendar pages (``/calendar/…``), the namespace, the lifespan.
 
     ``GET /healthz`` answers while the process runs; ``GET /readyz`` also needs the database.
     """
@@ -153,6 +154,7 @@ class App:
         self.docs_ui = DocsUi(
             default_language=runtime.site.default_language, public_url=settings.public_url
         )
+        self.pages = Pages(runtime, settings.embed_origins)
         self.state = SimpleNamespace(runtime=runtime, settings=settings, router=router)
         database = runtime.database
 
@@ -173,6 +175,8 @@ class App:
                 await self.files(scope, receive, send)
             elif self.docs_ui.handles(path):
                 await self.docs_ui(scope, receive, send)
+            elif self.pages.handles(path):
+                await self.pages(scope, receive, send)
             else:
                 await self.router(scope, receive, send)
         elif kind == "lifespan":
