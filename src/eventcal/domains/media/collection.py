@@ -50,11 +50,11 @@ async def _parent(value: Any, state: RequestState) -> int | None:
     return number
 
 
-def _text(name: str, description: str) -> Field:
+def _text(name: str, description: str, *, allow_empty: bool = True) -> Field:
     return Field(
         name,
         description,
-        string(name, max_length=MAX_TEXT),
+        string(name, max_length=MAX_TEXT, allow_empty=allow_empty),
         column=name,
         translated=True,
         type="string",
@@ -71,7 +71,11 @@ FIELDS = (
         format="binary",
         create_only=True,
     ),
-    _text("title", "The media item's title (default: the file name without its extension)"),
+    _text(
+        "title",
+        "The media item's title (default: the file name without its extension)",
+        allow_empty=False,
+    ),
     _text("alt_text", "Alternative text: what the image shows, for those who cannot see it"),
     _text("caption", "The media item's caption"),
     Field(
