@@ -18,8 +18,9 @@ from eventcal.config import Settings, load_settings
 from eventcal.context import Site
 from eventcal.domains.accounts import credentials
 from eventcal.domains.accounts.throttle import LoginPolicy
+from eventcal.domains.media import store as media_store
 from eventcal.errors import ConfigError
-from eventcal.http import health
+from eventcal.http import files, health
 from eventcal.http.conditional import ResponseCache
 from eventcal.http.docs_ui import DocsUi
 from eventcal.http.reading import BodyLimits
@@ -155,6 +156,12 @@ class App:
         )
         self.pages = Pages(runtime, settings.embed_origins)
         self.state = SimpleNamespace(runtime=runtime, settings=settings, router=router)
+        database = runtime.database
+
+        async def stored_file(digest: str) -> files.File | None:
+            return await media_store.file_by_hash(database, digest)
+
+        self.files = files.Files(stored_file)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -164,6 +171,8 @@ class App:
                 await health.healthz()(scope, receive, send)
             elif path == "/readyz":
                 await (await health.readyz(self.state.runtime.database))(scope, receive, send)
+            elif files.handles(path):
+                await self.files(scope, receive, send)
             elif self.docs_ui.handles(path):
                 await self.docs_ui(scope, receive, send)
             elif self.pages.handles(path):
