@@ -22,6 +22,7 @@ from eventcal import app as app_module
 from eventcal.app import create_app
 from eventcal.collections import REGISTRY
 from eventcal.config import Settings
+from eventcal.resources import scheduling
 from eventcal.storage import migrate
 from eventcal.storage.db import create_database
 from tests.conftest import NS, reset_postgres
@@ -186,7 +187,7 @@ def scheduler_log(url: str, rounds_before: int, fix: object = None) -> list[logg
 
 @pytest.fixture
 def fast_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app_module.scheduling, "INTERVAL_SECONDS", 0.01)
+    monkeypatch.setattr(scheduling, "INTERVAL_SECONDS", 0.01)
 
 
 @needs_unmigrated
