@@ -201,14 +201,13 @@ async def apply(call: Call, resource: Resource, row: Row, sent: Mapping[str, Any
     """Write an update of ``row`` (after its permission checks)."""
     behaviour = resource.behaviour
     item_id = int(row["id"])
-    if call.translating:
-        sent = await _translate(call, resource, row, sent)
-    values = column_values(resource, sent)
+    shared = await _translate(call, resource, row, sent) if call.translating else sent
+    values = column_values(resource, shared)
     if resource.derive is not None:
-        values.update(await resource.derive(call, dict(sent), row))
-    link_columns, links = await relations.resolve(call, resource, sent)
+        values.update(await resource.derive(call, dict(shared), row))
+    link_columns, links = await relations.resolve(call, resource, shared)
     values.update(link_columns)
-    await behaviour.update(call, resource, row, values, sent)
+    await behaviour.update(call, resource, row, values, shared)
     updated = await behaviour.find(call, resource, item_id, lock=False)
     await relations.set_links(
         call,

@@ -206,7 +206,8 @@ class Hooks(Protocol):
         after: Row,
         sent: Mapping[str, Any],
     ) -> None:
-        """After a create (``before`` None) or an update, links and translations written."""
+        """After a create (``before`` None) or an update, links and translations written;
+        ``sent`` holds every field sent, translated ones too (written in ``call.translating``)."""
 
     async def delete(
         self, state: RequestState, resource: Resource, row: Row, params: Params
