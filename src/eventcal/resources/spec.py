@@ -193,7 +193,8 @@ class Hooks(Protocol):
         self, state: RequestState, resource: Resource, row: Row, params: Params
     ) -> Row:
         """The row an update or delete of ``row`` applies to (an occurrence's series, or the
-        new half of a split), before any permission check."""
+        new half of a split), after ``row``'s permission and ``If-Match`` checks; the row
+        returned is checked for permission too."""
 
     async def after_write(
         self,

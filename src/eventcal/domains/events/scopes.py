@@ -71,10 +71,10 @@ class SeriesHooks:
         )
         if master is None:
             return row
-        if scope == "all" or state.method == "DELETE":
-            return master if scope == "all" else row
-        if as_local(row["occurrence_start"]) == as_local(master["start_local"]):
+        if scope == "all" or as_local(row["occurrence_start"]) == as_local(master["start_local"]):
             return master  # from the first occurrence on: the whole series
+        if state.method == "DELETE":
+            return row
         return await split(call, resource, master, row)
 
     async def after_write(
