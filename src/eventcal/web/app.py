@@ -19,7 +19,7 @@ from starlette.types import Receive, Scope, Send
 
 from eventcal.context import Call
 from eventcal.errors import ApiError
-from eventcal.http.body import parse_query
+from eventcal.http.body import invalid_utf8_names, parse_query
 from eventcal.http.conditional import Built, entity_tag, none_match
 from eventcal.http.errors import database_error, error_body
 from eventcal.http.responses import Outgoing
@@ -77,6 +77,9 @@ class Pages:
                 raise PageProblem(
                     "page_method", N_("Pages are only read."), 405, headers={"Allow": "GET, HEAD"}
                 )
+            broken = invalid_utf8_names(request.scope.get("query_string", b""))
+            if broken:
+                raise bad_value(broken[0])
             wanted = query.get("translation_language")
             if wanted is not None and not (isinstance(wanted, str) and normalize_language(wanted)):
                 raise bad_value("translation_language")

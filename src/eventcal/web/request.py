@@ -32,7 +32,7 @@ PAGE_PATH = re.compile(
     re.IGNORECASE,
 )
 ITEM_REDIRECT = re.compile(rf"^{_LANG}/(?P<kind>event|venue|organizer)/(?P<slug>[^/]+)/?$")
-_VIEW = re.compile(r"^/(?P<view>" + "|".join(VIEWS) + r")/?$")
+_VIEW = re.compile(r"^/(?P<view>" + "|".join(VIEWS) + r")/?$", re.IGNORECASE)
 _ITEM = re.compile(r"^/(?P<kind>event|venue|organizer)/(?P<slug>[^/]+)(?:/(?P<day>[^/]+))?/?$")
 _STATIC = re.compile(r"^/static/(?P<version>[A-Za-z0-9-]+)/(?P<name>[A-Za-z0-9._-]+)$")
 _DAY = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$", re.ASCII)

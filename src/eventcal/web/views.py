@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
+from urllib.parse import urlencode
 
 from eventcal.context import Call
 from eventcal.timezones import to_local
@@ -58,7 +59,7 @@ def _api_filters(filters: dict[str, str]) -> dict[str, str]:
 
 
 def _api_root(links: Links, filters: dict[str, str]) -> str:
-    params = "&".join(f"{k}={v}" for k, v in _api_filters(filters).items())
+    params = urlencode(list(_api_filters(filters).items()))
     return f"{links.rest}/events" + (f"?{params}" if params else "")
 
 
