@@ -180,3 +180,26 @@ def test_an_occurrence_of_a_series_has_a_page_by_date(api: Api) -> None:
     page(api, f"/calendar/event/{series['slug']}/2027-02-30/", 400)
     month = page(api, "/calendar/month/?date=2026-12-01").text
     assert titles(month) == ["Yoga"] * 4
+
+
+def test_a_page_runs_the_same_statements_for_few_or_many_events(api: Api, site: Site) -> None:
+    def statements(path: str) -> int:
+        before = api.statements
+        page(api, path, headers={"Cache-Control": "no-cache"})
+        return api.statements - before
+
+    # A fresh query string each time: the page is built, not served from the cache.
+    few = statements("/calendar/month/?date=2026-11-02")
+    for number in range(30):
+        create(
+            api,
+            "events",
+            title=f"Extra {number}",
+            start_date=f"2026-11-{number % 28 + 1:02} 12:00:00",
+            end_date=f"2026-11-{number % 28 + 1:02} 13:00:00",
+            venue=site.venue["id"],
+            organizer=[site.organizer["id"]],
+            categories=[f"Topic {number}"],
+        )
+    many = statements("/calendar/month/?date=2026-11-03")
+    assert many == few
