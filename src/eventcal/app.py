@@ -31,6 +31,7 @@ from eventcal.resources.index import route_table
 from eventcal.resources.registry import Registry
 from eventcal.storage import idempotency, migrate
 from eventcal.storage.db import Database, DatabaseUnavailable, create_database, sqlite_path
+from eventcal.storage.itemcache import ItemCache
 
 log = logging.getLogger("eventcal")
 
@@ -89,6 +90,7 @@ def create_app(
         public_url=settings.public_url,
         clock=now,
         cache=ResponseCache(settings.response_cache_mb * 1024 * 1024),
+        items=ItemCache(settings.item_cache_mb * 1024 * 1024),
         log_in=log_in,
         trusted_proxies=policy.trusted_proxies,
         registry=REGISTRY,
