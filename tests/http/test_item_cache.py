@@ -219,3 +219,40 @@ def test_concurrent_syncs_read_the_log_once(writer: Api, linked: dict[str, int])
 
     del linked
     assert writer.run(sync_many) == 1
+
+
+def total(client: TestClient, query: str = "") -> int:
+    response = client.get(f"{NS}/events{query}")
+    assert response.status_code == 200, response.text
+    return int(response.json()["total"])
+
+
+def test_listing_totals_follow_writes_of_what_they_read(
+    writer: Api, reader: TestClient, linked: dict[str, int]
+) -> None:
+    category, venue = linked["category"], linked["venue"]
+    for _ in range(2):
+        assert total(reader, f"?categories={category}") == 1
+        assert total(reader, "?geoloc=1") == 0
+    create(writer, "events", title="Second night", categories=[category], **EVENT)
+    assert total(reader, f"?categories={category}") == 2
+    # a venue gets coordinates: the events listing reads venues for geoloc
+    moved = writer.post(f"{NS}/venues/{venue}", json={"latitude": 48.1, "longitude": 11.5})
+    assert moved.status_code == 200, moved.text
+    assert total(reader, "?geoloc=1") == 1
+
+
+def test_a_counted_total_is_reused(writer: Api, linked: dict[str, int]) -> None:
+    query = f"?categories={linked['category']}&search=Harbour"
+
+    def statements_of_a_read(expected: int) -> int:
+        before = writer.statements
+        assert total(writer.client, query) == expected
+        return int(writer.statements - before)
+
+    counted = statements_of_a_read(1)
+    assert statements_of_a_read(1) < counted  # the items and the total were kept
+    writer.post(f"{NS}/events/{linked['event']}", json={"title": "Quay"})
+    recounted = statements_of_a_read(0)
+    # the first read after the write also read the change log; then only the count is saved
+    assert statements_of_a_read(0) == recounted - 2

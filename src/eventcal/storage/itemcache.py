@@ -14,6 +14,10 @@ changed. Versions follow commit order and a transaction's log rows commit with i
 no log row (a versioned write that recorded nothing), more rows than :data:`MAX_CHANGES`, or a
 version that went backwards clears the whole cache: never stale, only slower.
 
+Listing totals are kept the same way, by what they read: each is stamped with the *generation*
+of the kinds of items its statement reads (a sync bumps the generation of every kind its changes
+name), and a total whose stamp is not current is counted again.
+
 An entry built while a sync ran (its data may predate a change the sync applied) is not stored:
 :meth:`put` takes the *epoch* the request saw after its own sync and drops the entry when a sync
 has applied changes since.
@@ -34,6 +38,8 @@ from eventcal.storage.tables import change
 
 MAX_CHANGES = 2000
 """More changes than this since the last sync: clear everything instead of reading them all."""
+MAX_TOTALS = 10_000
+"""Listing totals kept (least recently used go first; each is a key and an integer)."""
 ENTRY_OVERHEAD = 1000
 """Bytes an entry costs besides its value (key, dependency sets, LRU links)."""
 
@@ -69,6 +75,9 @@ class ItemCache:
         self.misses = 0
         self._entries: OrderedDict[Hashable, _Entry] = OrderedDict()
         self._by_dep: dict[Dependency, set[Hashable]] = {}
+        self._generations: dict[str, int] = {}
+        self._cleared = 0
+        self._totals: OrderedDict[Hashable, tuple[tuple[int, ...], int]] = OrderedDict()
         self._lock = asyncio.Lock()
 
     @property
@@ -103,17 +112,44 @@ class ItemCache:
         while self.size > self.max_bytes and self._entries:
             self._drop(next(iter(self._entries)))
 
+    def stamp(self, kinds: Iterable[str]) -> tuple[int, ...]:
+        """The current generation of what reads of ``kinds`` depend on."""
+        return (self._cleared, *(self._generations.get(kind, 0) for kind in kinds))
+
+    def total(self, key: Hashable, stamp: tuple[int, ...]) -> int | None:
+        """A listing's total counted at ``stamp`` (see the module docstring)."""
+        found = self._totals.get(key)
+        if found is None or found[0] != stamp:
+            return None
+        self._totals.move_to_end(key)
+        return found[1]
+
+    def put_total(self, key: Hashable, stamp: tuple[int, ...], total: int, epoch: int) -> None:
+        if epoch != self.epoch or not self.enabled:
+            return
+        self._totals[key] = (stamp, total)
+        self._totals.move_to_end(key)
+        while len(self._totals) > MAX_TOTALS:
+            self._totals.popitem(last=False)
+
     def clear(self) -> None:
         self._entries.clear()
         self._by_dep.clear()
+        self._totals.clear()
         self.size = 0
         self.epoch += 1
+        self._cleared += 1
 
     def invalidate(self, items: Iterable[Dependency]) -> None:
-        """Drop every entry built from one of ``items``."""
+        """Drop every entry built from one of ``items``; totals that read their kinds become
+        stale."""
+        kinds = set()
         for dep in items:
+            kinds.add(dep[0])
             for key in list(self._by_dep.get(dep, ())):
                 self._drop(key)
+        for kind in kinds:
+            self._generations[kind] = self._generations.get(kind, 0) + 1
         self.epoch += 1
 
     async def sync(self, database: Database, version: int) -> None:
