@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import os
 import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,26 +89,28 @@ def _mixed(rng: random.Random, pool: Pool) -> str:
     return SCENARIOS[name](rng, pool)
 
 
-async def _call(app: Any, path_query: str) -> tuple[int, bytes]:
+async def _call(
+    app: Any, path_query: str, *, body: bytes = b"", headers: Sequence[tuple[bytes, bytes]] = ()
+) -> tuple[int, bytes]:
     path, _, query = (NS + path_query).partition("?")
     scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
         "http_version": "1.1",
-        "method": "GET",
+        "method": "POST" if body else "GET",
         "scheme": "http",
         "path": path,
         "raw_path": path.encode(),
         "query_string": query.encode(),
         "root_path": "",
-        "headers": [(b"host", b"bench.local")],
+        "headers": [(b"host", b"bench.local"), *headers],
         "client": ("127.0.0.1", 5000),
         "server": ("127.0.0.1", 80),
     }
     sent: list[dict[str, Any]] = []
 
     async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": b"", "more_body": False}
+        return {"type": "http.request", "body": body, "more_body": False}
 
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
@@ -157,12 +160,28 @@ async def _run(args: argparse.Namespace) -> None:
             failures = 0
             for _ in range(args.rounds):
                 started = time.process_time()
-                for url in urls:
+                for i, url in enumerate(urls):
+                    if args.write_every and i % args.write_every == args.write_every - 1:
+                        await _write(app, rng.choice(pool.events))
                     status, _ = await _call(app, url)
                     failures += status != 200
                 per_request.append((time.process_time() - started) / len(urls) * 1e6)
             median = statistics.median(per_request)
             print(f"| {name} | {len(urls)} | {median:,.0f} | {failures} |", flush=True)
+
+
+AUTH = [
+    (b"authorization", b"Basic " + base64.b64encode(b"bench:bench password 8")),
+    (b"content-type", b"application/json"),
+]
+
+
+async def _write(app: Any, event_id: int) -> None:
+    """What the editor of the live-site scenario does (a new excerpt for an event)."""
+    body = orjson.dumps({"excerpt": f"Edited at {time.time_ns()}"})
+    status, answer = await _call(app, f"/events/{event_id}", body=body, headers=AUTH)
+    if status != 200:
+        raise RuntimeError(f"write failed: {status} {answer[:300]!r}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -173,6 +192,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--only", default="", help="comma-separated scenario names")
     parser.add_argument("--cache-mb", default="0", help="EVENTCAL_RESPONSE_CACHE_MB (0)")
+    parser.add_argument(
+        "--write-every", type=int, default=0, help="PATCH a random event every N requests"
+    )
     parser.add_argument("--item-cache-mb", default=None, help="EVENTCAL_ITEM_CACHE_MB")
     args = parser.parse_args(argv)
     os.environ["EVENTCAL_DATABASE_URL"] = args.database_url
