@@ -39,6 +39,7 @@ from eventcal.storage.db import (
     sqlite_path,
 )
 from eventcal.web.app import Pages
+from eventcal.storage.itemcache import ItemCache
 
 log = logging.getLogger("eventcal")
 
@@ -97,6 +98,7 @@ def create_app(
         public_url=settings.public_url,
         clock=now,
         cache=ResponseCache(settings.response_cache_mb * 1024 * 1024),
+        items=ItemCache(settings.item_cache_mb * 1024 * 1024),
         log_in=log_in,
         trusted_proxies=policy.trusted_proxies,
         registry=REGISTRY,
