@@ -38,8 +38,8 @@ from eventcal.storage.db import (
     create_database,
     sqlite_path,
 )
-from eventcal.web.app import Pages
 from eventcal.storage.itemcache import ItemCache
+from eventcal.web.app import Pages
 
 log = logging.getLogger("eventcal")
 
