@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
-from eventcal.resources.spec import ColumnLink, Link, Relation, Resource
+from eventcal.resources.spec import ColumnLink, Link, Relation, Resource, Shown
 from eventcal.resources.translations import Texts, load_texts
 from eventcal.storage import queries as q
 from eventcal.storage.db import Row, in_values
@@ -214,11 +214,30 @@ async def present_rows(
 ) -> list[dict[str, Any]]:
     """Rows as their collection shows them, protected content blanked for callers who may
     not see it."""
+    shown = await present_shown(
+        call, resource, rows, single=single, password=password, context_edit=context_edit
+    )
+    return [s.item for s in shown]
+
+
+async def present_shown(
+    call: Call,
+    resource: Resource,
+    rows: Sequence[Row],
+    *,
+    single: bool = False,
+    password: str | None = None,
+    context_edit: bool = False,
+) -> list[Shown]:
+    """:func:`present_rows`, each object with its localised row (for other formats). Each
+    object ends with its URLs in the collection's other formats (``ical_url``)."""
     loaded = await load(call, resource, rows, password=password, context_edit=context_edit)
     protected = resource.behaviour.protected
-    return [
-        resource.present(
-            loaded.texts.localize(resource.name, row),
+    shown = []
+    for row in rows:
+        local = loaded.texts.localize(resource.name, row)
+        item = resource.present(
+            local,
             Presented(
                 resource,
                 call,
@@ -227,5 +246,10 @@ async def present_rows(
                 protected=protected(call.actor, row, password, context_edit),
             ),
         )
-        for row in rows
-    ]
+        for found in resource.formats:
+            if found.item_key:
+                item[found.item_key] = (
+                    f"{call.urls.rest}/{resource.collection}/{row['id']}.{found.extension}"
+                )
+        shown.append(Shown(item, local))
+    return shown
