@@ -78,11 +78,11 @@ def term_archive(page: Page, key: str, state: RequestState, path: str | None = N
     return Reply(body, 200, total_headers(page))
 
 
-def _sent(query: dict[str, Any]) -> list[tuple[str, str]]:
-    """The request's parameters as sent, without paging and the JSON-only ones (``_fields``)."""
+def _sent(query: dict[str, Any], names: set[str]) -> list[tuple[str, str]]:
+    """The request's parameters among ``names``, as sent."""
     pairs: list[tuple[str, str]] = []
     for name, value in query.items():
-        if name in ("page", "per_page") or name.startswith("_"):
+        if name not in names:
             continue
         if isinstance(value, str):
             pairs.append((name, value))
@@ -96,7 +96,8 @@ def format_links(resource: Resource, state: RequestState) -> dict[str, str]:
     from the filters as the client sent them: a subscription without dates keeps the
     listing's rolling window instead of the dates of the day it was made."""
     links: dict[str, str] = {}
-    params = _sent(state.query)
+    names = {a.name for a in resource.listing.args} - {"page", "per_page"}
+    params = _sent(state.query, names | {"translation_language"})
     for found in resource.formats:
         url = _url(f"{state.urls.rest}/{resource.collection}.{found.extension}", params)
         for key, scheme in found.list_keys:

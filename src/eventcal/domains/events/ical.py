@@ -28,7 +28,7 @@ from eventcal.resources.listing import ListQuery
 from eventcal.resources.posts.rules import may_read
 from eventcal.resources.present import present_shown
 from eventcal.resources.spec import Format, Resource, Shown
-from eventcal.storage.db import Row, as_local, in_values
+from eventcal.storage.db import Row, as_local, as_utc, in_values
 from eventcal.storage.tables import event
 
 MEDIA_TYPE = "text/calendar; charset=utf-8"
@@ -77,18 +77,28 @@ async def gather(
     readable = [r for r in rows if not r["recurrence"] and _readable(call, r)]
     changed = [r for r in readable if series.overrides(r)]
     context_edit = query.context_edit if query is not None else False
+    # A series' JSON shows its next occurrence; its VEVENT shows the series' own text.
+    templates: list[Row] = [_with(r, recurrence="") for r in masters]
     presented = await present_shown(
-        call, resource, [*masters, *changed], password=password, context_edit=context_edit
+        call, resource, [*templates, *changed], password=password, context_edit=context_edit
     )
-    found = {int(s.row["id"]): Series(s) for s in presented if s.row["recurrence"]}
-    for s in presented:
-        if not s.row["recurrence"] and int(s.row["series_id"]) in found:
-            found[int(s.row["series_id"])].overrides.append(s)
+    found = {
+        int(r["id"]): Series(Shown(s.item, _with(s.row, recurrence=r["recurrence"])))
+        for r, s in zip(masters, presented, strict=False)
+    }
+    for s in presented[len(masters) :]:
+        found[int(s.row["series_id"])].overrides.append(s)
     seen = {int(r["id"]) for r in readable}
     for row in rows:
         if row["series_id"] in found and int(row["id"]) not in seen:
             found[int(row["series_id"])].hidden.append(as_local(row["occurrence_start"]))
     return found
+
+
+def _with(row: Row, **values: Any) -> dict[str, Any]:
+    data = {key: row[key] for key in row.keys()}  # noqa: SIM118 (rows are not dicts)
+    data.update(values)
+    return data
 
 
 def _series_id(row: Row) -> int:
@@ -167,7 +177,7 @@ def _rule_end(row: Row) -> int:
     if pattern is not None and pattern.until is not None:
         last = max(last, pattern.until.replace(tzinfo=None))
     elif row["materialized_until"] is not None:
-        last = max(last, as_local(row["materialized_until"]))
+        last = max(last, as_utc(row["materialized_until"]).replace(tzinfo=None))
     return last.year
 
 

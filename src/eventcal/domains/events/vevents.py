@@ -21,7 +21,7 @@ from eventcal.timezones import resolve_timezone
 STATUSES = {"cancelled": "CANCELLED", "postponed": "TENTATIVE"}
 """``event_status`` → ``STATUS`` (anything else is CONFIRMED)."""
 _BLOCK_END = re.compile(r"</(?:p|div|li|h[1-6]|blockquote|pre|tr|table|ul|ol)\s*>", re.IGNORECASE)
-_LINE_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_LINE_BREAK = re.compile(r"<br\s*/?>\n?", re.IGNORECASE)
 _TAG = re.compile(r"<[^>]*>")
 _SPACES = re.compile(r"[ \t\r\f\v]+")
 _BLANK_LINES = re.compile(r"\n{3,}")
