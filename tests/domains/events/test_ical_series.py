@@ -153,3 +153,35 @@ def test_an_all_day_series(api: Api) -> None:
     occurrences = listed(api, made["id"])
     assert days == {date.fromisoformat(e["start_date"][:10]) for e in occurrences}
     assert len(days) == 5
+
+
+def test_feeds_cost_the_same_queries_for_one_series_or_many(api: Api) -> None:
+    def statements(path: str) -> int:
+        before = api.statements
+        fetch(api, f"{path}&_nocache={before}")
+        return api.statements - before
+
+    first = series(api)
+    api.patch(f"{NS}/events/{listed(api, first['id'])[1]['id']}", json={"title": "Changed"})
+    one = statements("events.ics?end_date=2028-01-01&collapse_recurring=1")
+    for zone in ("America/New_York", "UTC", "UTC+2"):
+        other = series(api, zone)
+        api.patch(f"{NS}/events/{listed(api, other['id'])[2]['id']}", json={"title": "Moved"})
+    many = statements("events.ics?end_date=2028-01-01&collapse_recurring=1")
+    assert many == one
+    assert statements("events.ics?end_date=2028-01-01") == statements(
+        "events.ics?end_date=2027-02-01"
+    )
+
+
+def test_a_protected_series_needs_its_password(api: Api) -> None:
+    made = series(api, post_password="pw", description="Bring a mat")
+    refused = api.get(f"{NS}/events/{made['id']}.ics")
+    assert refused.status_code == 403
+    assert refused.json()["code"] == "event-password-protected"
+    opened = fetch(api, f"events/{made['id']}.ics?password=pw")
+    assert str(opened.events[0]["DESCRIPTION"]) == "Bring a mat"
+    assert "RRULE" in opened.events[0]
+    collapsed = fetch(api, "events.ics?end_date=2028-01-01&collapse_recurring=1")
+    assert "Bring a mat" not in collapsed.text
+    assert "RRULE" in collapsed.events[0]

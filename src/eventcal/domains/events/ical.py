@@ -43,9 +43,17 @@ TOO_MANY = N_(
 )
 
 SERIES_ROWS = sa.select(event).where(
-    sa.or_(in_values(event.c.id, "ids"), in_values(event.c.series_id, "ids"))
+    sa.or_(
+        in_values(event.c.id, "ids"),
+        sa.and_(
+            in_values(event.c.series_id, "ids"),
+            sa.or_(event.c.overrides != "", event.c.status != "publish"),
+        ),
+    )
 )
-"""The masters of some series and all their occurrences (found by ``ix_event_series``)."""
+"""The masters of some series and those of their occurrences that are not simply the rule's
+(changed on their own, or not published): a daily series' hundreds of plain occurrences are
+never read (found by the index on ``series_id``)."""
 
 
 @dataclass(slots=True)
