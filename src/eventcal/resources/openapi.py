@@ -109,9 +109,10 @@ def _operation(
     responses: dict[str, Any] = {}
     success = str(endpoint.success_status)
     if endpoint.response_schema is not None:
+        media_type = (endpoint.media_type or "application/json").split(";")[0]
         responses[success] = {
             "description": "Success",
-            "content": {"application/json": {"schema": endpoint.response_schema}},
+            "content": {media_type: {"schema": endpoint.response_schema}},
         }
     else:
         responses[success] = {"description": "Success"}

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from eventcal.context import Call
-from eventcal.domains.events import links, listing, present, series
+from eventcal.domains.events import ical, links, listing, present, series
 from eventcal.domains.events.cost import normalise_cost_input, store_cost
 from eventcal.domains.events.dates import date_columns, timezone_or_empty
 from eventcal.domains.events.schema import ATTENDANCE_MODES, COMPONENTS, EVENT_STATUSES
@@ -205,6 +205,7 @@ EVENTS = Resource(
     image_column="image_id",
     refers=(post.image_relation(event),),
     components={**COMPONENTS, "EventArchive": post_archive("events", "Event")},
+    formats=(ical.ICS,),
     summaries={
         "list": "List events: the default window is from yesterday to two years ahead.",
         "create": "Create an event (contributors and up; a contributor's event waits for review).",
