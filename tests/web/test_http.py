@@ -64,6 +64,7 @@ def test_languages_by_parameter_prefix_then_header(api: Api, site: Site) -> None
     for code, prefix in (("en", ""), ("de", "/de"), ("es", "/es")):
         link = f'<link rel="alternate" hreflang="{code}" href="http://127.0.0.1{prefix}/calendar/'
         assert link in event
+    assert '<link rel="alternate" hreflang="x-default" href="http://127.0.0.1/calendar/' in event
     problem = page(api, "/de/calendar/?date=nope", 400).text
     assert "Diese Seite kann nicht angezeigt werden" in problem
 
