@@ -157,6 +157,14 @@ def test_embeds_may_be_framed_by_the_configured_origins_only(embedding: TestClie
     assert "frame-ancestors 'none'" in api.headers["content-security-policy"]
 
 
+def test_embeds_open_event_pages_in_the_whole_window(api: Api, site: Site) -> None:
+    embed = page(api, "/calendar/embed/month/?date=2026-11-01").text
+    link = f'href="http://127.0.0.1/calendar/event/{site.concert["slug"]}/" target="_top">'
+    assert link in embed
+    assert 'href="http://127.0.0.1/calendar/embed/month/?date=2026-12-01"' in embed
+    assert 'target="_top"' not in page(api, "/calendar/month/?date=2026-11-01").text
+
+
 def test_embeds_are_not_framable_without_the_setting(api: Api) -> None:
     embed = page(api, "/calendar/embed/")
     assert "frame-ancestors 'none'" in embed.headers["content-security-policy"]
