@@ -130,6 +130,9 @@ def test_event_pages_carry_the_json_ld_google_requires(api: Api, site: Site) -> 
     assert canonical in html
     assert f'<meta property="og:url" content="{data["url"]}">' in html
     assert '<meta property="og:title" content="Autumn Concert">' in html
+    month = page(api, "/calendar/month/?date=2026-11-01").text
+    assert '<meta property="og:title" content="November 2026">' in month
+    assert '<link rel="canonical" href="http://127.0.0.1/calendar/month/?date=2026-11-01">' in month
     berlin = page(api, f"/calendar/event/{site.berlin['slug']}/").text
     assert '"startDate": "2026-11-20T18:00:00+01:00"' in berlin
 
