@@ -231,7 +231,7 @@ def test_an_upload_is_processed_before_its_transaction_opens(
     import contextlib
     from collections.abc import AsyncIterator
 
-    from eventcal.domains.media import upload
+    from eventcal.domains.media import images, upload
 
     database = api.database
     original = database.transaction
@@ -251,7 +251,7 @@ def test_an_upload_is_processed_before_its_transaction_opens(
         seen.append(open_now[0])
         return images_process(*args, **kwargs)
 
-    images_process = upload.process
+    images_process = images.process
     monkeypatch.setattr(database, "transaction", counted)
     monkeypatch.setattr(upload, "process", watched)
     assert raw_upload(api, image_bytes()).status_code == 201
