@@ -61,6 +61,7 @@ BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 OVERRIDABLE = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
 
 Handler = Callable[[RequestState, Params], Awaitable[Reply]]
+Prepare = Callable[[dict[str, Any], Actor], Awaitable[dict[str, Any]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +88,9 @@ class Endpoint:
     accepts_files: bool = False
     """Takes file parts in a multipart body (``RequestState.files``); elsewhere a file part
     is refused (400), never silently dropped."""
+    prepare: Prepare | None = None
+    """Work on a write's parameters before its transaction opens (an upload is validated and
+    resized there): ``(parameters, caller) → parameters``."""
     max_body_bytes: int | None = None
     """The largest body it reads, whatever the content type (default: the settings' limit
     for the body's content type, or ``EVENTCAL_MAX_UPLOAD_BYTES`` with ``accepts_files``)."""

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from eventcal.context import Call, Site
     from eventcal.http.args import Params
     from eventcal.http.responses import Reply
-    from eventcal.http.router import Route
+    from eventcal.http.router import Prepare, Route
     from eventcal.resources.listing import Listing, ListQuery
     from eventcal.resources.present import Presented
     from eventcal.resources.registry import Registry
@@ -341,6 +341,10 @@ class Resource:
     """Creates take a file (an upload): the body itself or a multipart file part."""
     formats: tuple[Format, ...] = ()
     """Other representations of the listing and the items (``formats.format_routes``)."""
+    prepare_create: Prepare | None = None
+    """Work on a create's parameters before its transaction opens (decoding an upload)."""
+    errors: Mapping[str, Mapping[int, str]] = field(default_factory=dict)
+    """More error responses ``/doc`` lists, by operation (``create``, ``delete``)."""
 
     def __post_init__(self) -> None:
         if not self.plural:
