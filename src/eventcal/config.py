@@ -45,6 +45,7 @@ class Settings:
     access_log: bool = True
     """One JSON line per request (logger ``eventcal.access``)."""
     response_cache_mb: int = 48
+    item_cache_mb: int = 32
     """Per-process cache of built GET responses (0 turns it off)."""
     login_max_failures: int = 10
     """Failed HTTP Basic logins for one user login within the window before it is refused."""
@@ -120,6 +121,8 @@ class Settings:
                     "EVENTCAL_EMBED_ORIGINS must be comma-separated origins like "
                     f"https://example.org, got {origin!r}"
                 )
+        if self.item_cache_mb < 0:
+            raise ConfigError("EVENTCAL_ITEM_CACHE_MB must be 0 or more")
         if self.default_language not in LANGUAGES:
             raise ConfigError(f"EVENTCAL_DEFAULT_LANGUAGE must be one of {', '.join(LANGUAGES)}")
         if self.currency_position not in ("prefix", "postfix"):
@@ -201,6 +204,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         access_log=(source.get("EVENTCAL_ACCESS_LOG") or "1").strip().lower()
         not in ("0", "false", "no", "off"),
         response_cache_mb=_int(source, "EVENTCAL_RESPONSE_CACHE_MB", 48),
+        item_cache_mb=_int(source, "EVENTCAL_ITEM_CACHE_MB", 32),
         login_max_failures=_int(source, "EVENTCAL_LOGIN_MAX_FAILURES", 10),
         login_max_failures_per_address=_int(source, "EVENTCAL_LOGIN_MAX_FAILURES_PER_ADDRESS", 30),
         login_window_seconds=_int(source, "EVENTCAL_LOGIN_WINDOW_SECONDS", 900),

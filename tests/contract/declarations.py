@@ -5,8 +5,11 @@ the collection's :class:`~eventcal.resources.spec.Resource`."""
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
 from typing import Any
+
+from PIL import Image
 
 
 @dataclass(frozen=True)
@@ -19,6 +22,14 @@ class Declared:
     """``(parameter, value)`` pairs each refused with a 400 naming the parameter."""
     list_query: dict[str, str] = field(default_factory=dict)
     """Query parameters under which every created item is listed (terms hide empty ones)."""
+    upload: tuple[str, bytes] | None = None
+    """A file (name, bytes) every create sends (media): creates are multipart forms then."""
+
+
+def _png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (40, 30), (200, 30, 30)).save(out, "PNG")
+    return out.getvalue()
 
 
 DECLARATIONS: dict[str, Declared] = {
@@ -68,5 +79,11 @@ DECLARATIONS: dict[str, Declared] = {
         update={"description": "Under the open sky"},
         invalid=(("name", ["a"]), ("slug", ["a"])),
         list_query={"hide_empty": "false"},
+    ),
+    "media": Declared(
+        create={"title": "Harbour poster", "alt_text": "A red square", "caption": "Poster"},
+        update={"caption": "The poster"},
+        invalid=(("post", "first"), ("title", ["a"]), ("alt_text", {"a": 1})),
+        upload=("poster.png", _png()),
     ),
 }

@@ -77,8 +77,15 @@ class Case:
             payload[self.name_field.name] = name
         return {**payload, **more}
 
+    def send_create(self, payload: dict[str, Any], *, as_: str | None = "administrator") -> Any:
+        """POST a create: JSON, or a multipart form with the declared file (media)."""
+        upload = self.declared.upload
+        if upload is None:
+            return self.api.post(self.path(), json=payload, as_=as_)
+        return self.api.post(self.path(), data=payload, files={"file": upload}, as_=as_)
+
     def create(self, name: str | None = None, *, as_: str = "administrator", **more: Any) -> Any:
-        created = self.api.post(self.path(), json=self.payload(name, **more), as_=as_)
+        created = self.send_create(self.payload(name, **more), as_=as_)
         assert created.status_code == 201, created.text
         return created.json()
 

@@ -3,6 +3,8 @@ changes nothing; a create without its required fields names them in declaration 
 
 from __future__ import annotations
 
+import pytest
+
 from tests.contract.helpers import Case
 
 
@@ -32,7 +34,8 @@ def test_each_invalid_value_names_its_parameter_and_changes_nothing(case: Case) 
 
 def test_missing_required_fields_are_named_in_declaration_order(case: Case) -> None:
     required = [f.name for f in case.resource.fields if f.required]
-    assert required
+    if not required:
+        pytest.skip(f"{case.resource.collection} requires no field (an upload: its file)")
     response = case.api.post(case.path(), json={})
     assert response.status_code == 400
     assert response.json() == {

@@ -43,7 +43,7 @@ def test_roles_that_may_not_write_get_403_and_change_nothing(case: Case) -> None
 
 def test_the_weakest_writer_creates_updates_and_deletes_its_own_item(case: Case) -> None:
     role = case.weakest_writer
-    created = case.api.post(case.path(), json=case.declared.create, as_=role)
+    created = case.send_create(case.declared.create, as_=role)
     assert created.status_code == 201, created.text
     item_id = created.json()["id"]
     stored = case.stored(item_id)

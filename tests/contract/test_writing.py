@@ -10,7 +10,7 @@ from tests.contract.helpers import Case, assert_shows, changed_columns
 
 
 def test_create(case: Case) -> None:
-    response = case.api.post(case.path(), json=case.declared.create)
+    response = case.send_create(case.declared.create)
     assert response.status_code == 201, response.text
     body = response.json()
     item_id = body["id"]
