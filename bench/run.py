@@ -43,6 +43,7 @@ from typing import Any
 import sqlalchemy as sa
 
 import live
+import media
 import seed
 from eventcal.storage.db import create_database, postgres_dsn
 from eventcal.storage.tables import CATEGORY_TAXONOMY, TAG_TAXONOMY, event, organizer, term, venue
@@ -238,7 +239,7 @@ def basic_auth(login: str, password: str) -> str:
     return "Basic " + base64.b64encode(f"{login}:{password}".encode()).decode()
 
 
-def build_scenarios(fixtures: Fixtures, postgres: bool) -> list[Scenario]:
+def build_scenarios(fixtures: Fixtures, postgres: bool, media_path: str) -> list[Scenario]:
     """References first, then the API; the POST scenario writes, so it runs last."""
     events = f"{API}/events"
     authorization = basic_auth(seed.ADMIN_LOGIN, seed.ADMIN_PASSWORD)
@@ -273,6 +274,14 @@ def build_scenarios(fixtures: Fixtures, postgres: bool) -> list[Scenario]:
             f"one event by id, random among {len(fixtures.event_ids):,} published ones",
             script=random_ids_script(f"{events}/", fixtures.event_ids),
             target_rps=5000,
+        ),
+        Scenario(
+            "GET /uploads/{hash}/{name}",
+            "eventcal",
+            media_path,
+            "a stored rendition (medium, 300x225 JPEG): one read by a unique index; target "
+            "half of GET /events/{id}'s target",
+            target_rps=2500,
         ),
         Scenario(
             "POST /events",
@@ -813,7 +822,8 @@ def run(args: argparse.Namespace, load: Load) -> int:
         print(f"seeding {url} with {args.events:,} events")
         seed.seed(url, events=args.events, fast=args.fast)
         fixtures = asyncio.run(read_fixtures(url))
-        built = build_scenarios(fixtures, args.postgres)
+        media_path = asyncio.run(media.add_media(url))
+        built = build_scenarios(fixtures, args.postgres, media_path)
         # The references, then the other servers, then one worker with its default caches,
         # whose POST scenario runs last (it adds events).
         references = [s for s in built if s.server != "eventcal"]

@@ -41,6 +41,10 @@ class Loaded:
     """Related items whose protected content the caller may not see."""
     extra: dict[int, Row] = field(default_factory=dict)
     """More rows of the collection itself, by id (``Resource.also_load``)."""
+    embedded: dict[tuple[str, int, bool, bool], dict[str, Any]] = field(default_factory=dict)
+    """Linked items as already shown, by relation, id, single read and protection: a page of
+    150 events at 20 venues presents each venue once (presenters are functions of the row and
+    of what is loaded, and nothing changes an embedded object afterwards)."""
     also_loaded: int = 0
     """How many rows ``also_load`` added (the shown rows' extra dependencies)."""
 
@@ -96,11 +100,23 @@ class Presented:
         ]
 
     def embed(self, relation: str, row: Row) -> list[dict[str, Any]]:
-        """The targets an item links to, each shown as its collection embeds it."""
-        return [
-            (ctx.resource.embed or ctx.resource.present)(linked, ctx)
-            for linked, ctx in self._targets(relation, row)
-        ]
+        """The targets an item links to, each shown as its collection embeds it (once per
+        page: items that link to the same target share its object)."""
+        target = self.call.registry.target(self.resource.relation(relation))
+        show = target.embed or target.present
+        loaded = self.loaded
+        shown = []
+        for linked in loaded.related.get(relation, {}).get(int(row["id"]), []):
+            item_id = int(linked["id"])
+            protected = item_id in loaded.locked
+            key = (relation, item_id, self.single, protected)
+            data = loaded.embedded.get(key)
+            if data is None:
+                ctx = Presented(target, self.call, loaded, single=self.single, protected=protected)
+                data = show(loaded.texts.localize(target.name, linked), ctx)
+                loaded.embedded[key] = data
+            shown.append(data)
+        return shown
 
     def linked_data(self, relation: str, row: Row) -> list[dict[str, Any]]:
         """The schema.org objects of the targets an item links to (what they may show)."""

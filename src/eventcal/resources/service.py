@@ -193,10 +193,7 @@ async def update(state: RequestState, resource: Resource, row: Row, params: Para
     """Update the fields sent (DEVIATIONS #1); in another language than the default, the text
     fields sent set that language's text."""
     call = state.call
-    if resource.hooks is not None:
-        row = await resource.hooks.target(state, resource, row, params)
-    resource.behaviour.authorize(state, resource, row, UPDATE)
-    require_unchanged(state, row)
+    row = await _target(state, resource, row, params, UPDATE)
     await apply(call, resource, row, sent_fields(resource, params))
     return await _written(call, resource, int(row["id"]))
 
@@ -205,14 +202,13 @@ async def apply(call: Call, resource: Resource, row: Row, sent: Mapping[str, Any
     """Write an update of ``row`` (after its permission checks)."""
     behaviour = resource.behaviour
     item_id = int(row["id"])
-    if call.translating:
-        sent = await _translate(call, resource, row, sent)
-    values = column_values(resource, sent)
+    shared = await _translate(call, resource, row, sent) if call.translating else sent
+    values = column_values(resource, shared)
     if resource.derive is not None:
-        values.update(await resource.derive(call, dict(sent), row))
-    link_columns, links = await relations.resolve(call, resource, sent)
+        values.update(await resource.derive(call, dict(shared), row))
+    link_columns, links = await relations.resolve(call, resource, shared)
     values.update(link_columns)
-    await behaviour.update(call, resource, row, values, sent)
+    await behaviour.update(call, resource, row, values, shared)
     updated = await behaviour.find(call, resource, item_id, lock=False)
     await relations.set_links(
         call,
@@ -228,15 +224,28 @@ async def apply(call: Call, resource: Resource, row: Row, sent: Mapping[str, Any
         await resource.hooks.after_write(call, resource, row, updated, sent)
 
 
+async def _target(
+    state: RequestState, resource: Resource, row: Row, params: Params, write: str
+) -> Row:
+    """The row a write applies to. Permission and ``If-Match`` are checked on the item the URL
+    names, before anything is written; the collection's hooks may then pick another row (a
+    recurring series' ``scope``), whose permission is checked too."""
+    resource.behaviour.authorize(state, resource, row, write)
+    require_unchanged(state, row)
+    if resource.hooks is None:
+        return row
+    target = await resource.hooks.target(state, resource, row, params)
+    if target is not row:
+        resource.behaviour.authorize(state, resource, target, write)
+    return target
+
+
 async def delete(state: RequestState, resource: Resource, row: Row, params: Params) -> Reply:
     """``DELETE``: the collection's delete (posts go to the trash; terms are deleted for
     good and answer with the term as it was)."""
     call = state.call
     behaviour = resource.behaviour
-    if resource.hooks is not None:
-        row = await resource.hooks.target(state, resource, row, params)
-    behaviour.authorize(state, resource, row, DELETE)
-    require_unchanged(state, row)
+    row = await _target(state, resource, row, params, DELETE)
     if resource.hooks is not None:
         answered = await resource.hooks.delete(state, resource, row, params)
         if answered is not None:
