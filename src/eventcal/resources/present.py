@@ -61,32 +61,30 @@ class Presented:
     """A single read (with JSON-LD), not a list item."""
     protected: bool = False
     """The caller may not see the item's protected content (it is blanked)."""
+    urls: Urls = field(init=False)
+    site: Site = field(init=False)
+    media: dict[int, Row] = field(init=False)
 
-    @property
-    def urls(self) -> Urls:
-        return self.call.urls
-
-    @property
-    def site(self) -> Site:
-        return self.call.site
-
-    @property
-    def media(self) -> dict[int, Row]:
-        return self.loaded.media
+    def __post_init__(self) -> None:
+        # Attributes, not properties: presenters read them many times per item.
+        self.urls = self.call.urls
+        self.site = self.call.site
+        self.media = self.loaded.media
 
     def languages(self, row: Row, resource: Resource | None = None) -> list[str]:
         """The languages the item has text in."""
         kind = (resource or self.resource).name
         return self.loaded.texts.languages(kind, int(row["id"]))
 
-    def linked(self, relation: str, row: Row) -> list[Row]:
+    def linked(self, relation: str, row: Row, target: Resource | None = None) -> list[Row]:
         """The localised target rows an item links to through a relation."""
-        target = self.call.registry.target(self.resource.relation(relation))
+        if target is None:
+            target = self.call.registry.target(_relation(self.resource, relation))
         rows = self.loaded.related.get(relation, {}).get(int(row["id"]), [])
         return self.loaded.texts.localize_all(target.name, rows)
 
     def _targets(self, relation: str, row: Row) -> list[tuple[Row, Presented]]:
-        target = self.call.registry.target(self.resource.relation(relation))
+        target = self.call.registry.target(_relation(self.resource, relation))
         return [
             (
                 linked,
@@ -98,7 +96,7 @@ class Presented:
                     protected=int(linked["id"]) in self.loaded.locked,
                 ),
             )
-            for linked in self.linked(relation, row)
+            for linked in self.linked(relation, row, target)
         ]
 
     def embed(self, relation: str, row: Row) -> list[dict[str, Any]]:
@@ -127,6 +125,11 @@ class Presented:
             for linked, ctx in self._targets(relation, row)
             if ctx.resource.linked_data is not None
         ]
+
+
+@lru_cache(maxsize=256)
+def _relation(resource: Resource, name: str) -> Relation:
+    return resource.relation(name)
 
 
 @lru_cache(maxsize=64)
@@ -174,8 +177,9 @@ async def _load_group(
     result: dict[str, dict[int, list[Row]]] = {}
     for relation, target in zip(relations, targets, strict=True):
         grouped: dict[int, list[Row]] = {}
+        scope = target.scope  # what ``target.owns`` tests, inlined: once per row and relation
         for t in found:
-            if target.owns(t):
+            if scope is None or t[scope[0]] == scope[1]:
                 grouped.setdefault(int(t["source_id"]), []).append(t)
         result[relation.name] = grouped
     return result
@@ -205,12 +209,11 @@ async def load(
             shown.extend((resource, r) for r in extra)
     for relation in resource.relations:
         target = call.registry.target(relation)
+        protected = target.behaviour.protected
         for items in loaded.related.get(relation.name, {}).values():
-            shown.extend((target, t) for t in items)
+            shown += [(target, t) for t in items]
             loaded.locked.update(
-                int(t["id"])
-                for t in items
-                if target.behaviour.protected(call.actor, t, password, context_edit)
+                [int(t["id"]) for t in items if protected(call.actor, t, password, context_edit)]
             )
     media_ids = {int(r[c]) for res, r in shown if (c := res.image_column) and r[c]}
     if media_ids:
