@@ -17,6 +17,7 @@ from eventcal.http.conditional import matches_revision
 from eventcal.http.request import RequestState
 from eventcal.http.responses import Reply
 from eventcal.resources import changes, relations, translations
+from eventcal.resources import listing as listing_totals
 from eventcal.resources.listing import ListQuery
 from eventcal.resources.pagination import Page
 from eventcal.resources.posts.rules import forbidden
@@ -109,7 +110,7 @@ async def list_page(
     query = await listing.prepare(state, params, resource)
     if narrow is not None:
         narrow(query)
-    total = await listing.count(call.conn, query)
+    total = await listing_totals.count(call, resource, query)
     page = Page([], total, query.page, query.per_page, query.link)
     if query.offset < total:
         rows = await listing.rows(call.conn, query)

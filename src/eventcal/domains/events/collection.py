@@ -203,6 +203,7 @@ EVENTS = Resource(
     more_routes=listing.occurrence_routes,
     upkeep=series.extend,
     image_column="image_id",
+    refers=(post.image_relation(event),),
     components={**COMPONENTS, "EventArchive": post_archive("events", "Event")},
     summaries={
         "list": "List events: the default window is from yesterday to two years ahead.",
