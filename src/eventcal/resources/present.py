@@ -268,17 +268,25 @@ async def present_rows(
         built, loaded = await _present(
             call, resource, built_rows, single=single, password=None, context_edit=False
         )
-        # Items shown with extra rows (a series' rule, its next occurrence, which moves with
-        # the clock) are built every time.
-        keep = not loaded.also_loaded
         for i, row, item in zip(missing, built_rows, built, strict=True):
             shown[i] = item
-            if keep:
+            extra = _shown_with(resource, row, loaded)
+            if extra is not None:
                 # An exact copy: orjson's output may sit in a much larger buffer.
                 body = bytes(memoryview(orjson.dumps(item)))
                 deps = dependencies(call, resource, row, loaded)
+                deps += [(resource.name, extra_id) for extra_id in extra]
                 cache.put(keys[i], body, deps, len(body), call.items_epoch)
     return [item for item in shown if item is not None]
+
+
+def _shown_with(resource: Resource, row: Row, loaded: Loaded) -> Sequence[int] | None:
+    """The extra rows an item was built from; None when it cannot be kept (items shown with
+    extra rows the collection does not name, such as a series' next occurrence, which moves
+    with the clock, are built every time)."""
+    if not loaded.also_loaded:
+        return ()
+    return None if resource.shown_with is None else resource.shown_with(row)
 
 
 def dependencies(call: Call, resource: Resource, row: Row, loaded: Loaded) -> list[tuple[str, int]]:

@@ -322,6 +322,10 @@ class Resource:
     also_load: AlsoLoad | None = None
     """More rows of the collection that showing some needs (a category's ancestors, for its
     URL): loaded in bulk with a page, translated with it (``Presented.loaded.extra``)."""
+    shown_with: Callable[[Row], Sequence[int] | None] | None = None
+    """The ids of the rows ``also_load`` gives an item that its JSON is built from, so the
+    item cache drops it when they change; None (or no function): the item depends on more
+    (the clock) and is built every time a page needs extra rows."""
     reference: Any = None
     """How other collections' writes and filters name this one's items (a
     :class:`~eventcal.resources.relations.Reference`), when they can."""
