@@ -18,8 +18,9 @@ from eventcal.config import Settings, load_settings
 from eventcal.context import Site
 from eventcal.domains.accounts import credentials
 from eventcal.domains.accounts.throttle import LoginPolicy
+from eventcal.domains.media import store as media_store
 from eventcal.errors import ConfigError
-from eventcal.http import health
+from eventcal.http import files, health
 from eventcal.http.conditional import ResponseCache
 from eventcal.http.docs_ui import DocsUi
 from eventcal.http.reading import BodyLimits
@@ -37,6 +38,8 @@ from eventcal.storage.db import (
     create_database,
     sqlite_path,
 )
+from eventcal.storage.itemcache import ItemCache
+from eventcal.web.app import Pages
 
 log = logging.getLogger("eventcal")
 
@@ -95,6 +98,7 @@ def create_app(
         public_url=settings.public_url,
         clock=now,
         cache=ResponseCache(settings.response_cache_mb * 1024 * 1024),
+        items=ItemCache(settings.item_cache_mb * 1024 * 1024),
         log_in=log_in,
         trusted_proxies=policy.trusted_proxies,
         registry=REGISTRY,
@@ -144,7 +148,7 @@ def create_app(
 
 class App:
     """The ASGI application: health checks for load balancers, the API reference page
-    (``{ns}/doc/ui``), the namespace, the lifespan.
+    (``{ns}/doc/ui``), the calendar pages (``/calendar/…``), the namespace, the lifespan.
 
     ``GET /healthz`` answers while the process runs; ``GET /readyz`` also needs the database.
     """
@@ -161,7 +165,14 @@ class App:
         self.docs_ui = DocsUi(
             default_language=runtime.site.default_language, public_url=settings.public_url
         )
+        self.pages = Pages(runtime, settings.embed_origins)
         self.state = SimpleNamespace(runtime=runtime, settings=settings, router=router)
+        database = runtime.database
+
+        async def stored_file(digest: str) -> files.File | None:
+            return await media_store.file_by_hash(database, digest)
+
+        self.files = files.Files(stored_file)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -171,8 +182,12 @@ class App:
                 await health.healthz()(scope, receive, send)
             elif path == "/readyz":
                 await (await health.readyz(self.state.runtime.database))(scope, receive, send)
+            elif files.handles(path):
+                await self.files(scope, receive, send)
             elif self.docs_ui.handles(path):
                 await self.docs_ui(scope, receive, send)
+            elif self.pages.handles(path):
+                await self.pages(scope, receive, send)
             else:
                 await self.router(scope, receive, send)
         elif kind == "lifespan":

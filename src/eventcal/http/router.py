@@ -51,6 +51,7 @@ from eventcal.http.responses import (
 from eventcal.http.writing import serve_change
 from eventcal.permissions import ANONYMOUS, Actor
 from eventcal.storage.db import Database, DatabaseUnavailable
+from eventcal.storage.itemcache import ItemCache
 from eventcal.timezones import to_local
 
 log = logging.getLogger("eventcal.api")
@@ -160,6 +161,8 @@ class Runtime:
     idempotency_ttl: timedelta = timedelta(hours=24)
     """How long the first response to an ``Idempotency-Key`` is replayed."""
     cache: ResponseCache = field(default_factory=lambda: ResponseCache(32 * 1024 * 1024))
+    items: ItemCache = field(default_factory=lambda: ItemCache(0))
+    """Built items, kept fresh by the change log (``storage/itemcache.py``)."""
     log_in: LogIn = _anonymous_only
     """Checks HTTP Basic credentials (the accounts domain's, with its brute-force limits)."""
     trusted_proxies: tuple[Network, ...] = ()
@@ -325,10 +328,13 @@ class Router:
             cached = runtime.cache.get(key, version)
             if cached is not None:
                 return send(cached, conditional, head=head)
+            await runtime.items.sync(runtime.database, version)
         database = runtime.database
         context = database.transaction() if endpoint.writes else database.read()
         async with context as conn:
             state = matched.state(query, conn, negotiated.language)
+            if key is not None and not endpoint.writes:
+                state.call.items, state.call.items_epoch = runtime.items, runtime.items.epoch
             params = await parse_args(endpoint.args, query, state)
             reply = await endpoint.handler(state, params)
         if matched.actor.is_anonymous:

@@ -67,6 +67,12 @@ def _path_args(route: Route) -> list[Arg]:
 
 
 _PATH_VARIABLE = re.compile(r"{(\w+)}")
+RAW_FILE_SCHEMA = {
+    "type": "string",
+    "format": "binary",
+    "description": "The file itself, named by the header Content-Disposition: attachment; "
+    'filename="poster.jpg" (other fields go in the query string).',
+}
 
 
 def _operation(
@@ -95,13 +101,17 @@ def _operation(
         body_schema: dict[str, Any] = {"type": "object", "properties": properties}
         if required:
             body_schema["required"] = required
-        # One content type: generators make one function per operation and trip on two
-        # (openapi-python-client's create modules could not be imported). Form bodies
-        # (application/x-www-form-urlencoded, multipart/form-data) take the same fields.
+        # JSON only: generators make one function per operation and tripped on a second
+        # type with the same schema (openapi-python-client's create modules could not be
+        # imported). Form bodies take the same fields (FORM_BODIES says so).
+        content: dict[str, Any] = {"application/json": {"schema": body_schema}}
+        if endpoint.accepts_files:
+            content["multipart/form-data"] = {"schema": body_schema}
+            content["image/*"] = {"schema": RAW_FILE_SCHEMA}
         operation["requestBody"] = {
             "description": FORM_BODIES,
             "required": bool(required),
-            "content": {"application/json": {"schema": body_schema}},
+            "content": content,
         }
     else:
         parameters += [_parameter(a, "query") for a in other_args]
