@@ -141,6 +141,10 @@ def test_revisions_compare_as_numbers() -> None:
     assert migrate.is_behind("not-ours")
     assert not migrate.is_behind(migrate.SCHEMA_REVISION)
     assert not migrate.is_behind("9999")
+    assert not migrate.is_behind("9999_later")
+    assert migrate.is_behind("0001_initial")
+    number = migrate.SCHEMA_REVISION[:4]
+    assert migrate.is_behind(f"{number}_another_branch")
 
 
 # --- PostgreSQL not migrated ---------------------------------------------------------------

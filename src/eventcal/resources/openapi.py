@@ -101,15 +101,13 @@ def _operation(
         body_schema: dict[str, Any] = {"type": "object", "properties": properties}
         if required:
             body_schema["required"] = required
-        # One content type where it can be: generators make one function per operation and
-        # trip on two (openapi-python-client's create modules could not be imported). Form
-        # bodies (application/x-www-form-urlencoded, multipart/form-data) take the same fields.
+        # JSON only: generators make one function per operation and tripped on a second
+        # type with the same schema (openapi-python-client's create modules could not be
+        # imported). Form bodies take the same fields (FORM_BODIES says so).
         content: dict[str, Any] = {"application/json": {"schema": body_schema}}
         if endpoint.accepts_files:
-            content = {
-                "multipart/form-data": {"schema": body_schema},
-                "image/*": {"schema": RAW_FILE_SCHEMA},
-            }
+            content["multipart/form-data"] = {"schema": body_schema}
+            content["image/*"] = {"schema": RAW_FILE_SCHEMA}
         operation["requestBody"] = {
             "description": FORM_BODIES,
             "required": bool(required),

@@ -8,6 +8,7 @@ memory per worker).
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,9 +33,15 @@ def is_behind(current: str | None) -> bool:
     """The schema at ``current`` is older than the code needs (or absent, or unknown)."""
     if current == SCHEMA_REVISION:
         return False
-    if current is None or not current.isdigit():
-        return True
-    return int(current) < int(SCHEMA_REVISION)
+    ours, theirs = _sequence(SCHEMA_REVISION), _sequence(current)
+    # Same number, other id: not ours (another branch), so not known to fit.
+    return theirs is None or ours is None or theirs <= ours
+
+
+def _sequence(revision: str | None) -> int | None:
+    """The number a revision id starts with (``0013_media`` → 13); None for none."""
+    found = re.match(r"\d+", revision or "")
+    return int(found.group()) if found else None
 
 
 def require(current: str | None) -> None:
