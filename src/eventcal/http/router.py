@@ -90,6 +90,8 @@ class Endpoint:
     max_body_bytes: int | None = None
     """The largest body it reads, whatever the content type (default: the settings' limit
     for the body's content type, or ``EVENTCAL_MAX_UPLOAD_BYTES`` with ``accepts_files``)."""
+    media_type: str | None = None
+    """The type of its success body when it is not JSON (``text/calendar``): for OpenAPI."""
 
     def __post_init__(self) -> None:
         if self.cacheable is None:
@@ -141,7 +143,8 @@ class Route:
             ],
         }
         if not self.has_variables:
-            data["_links"] = {"self": [{"href": f"{state.urls.rest}{self.pattern}"}]}
+            path = self.pattern.replace("\\", "")  # an escaped dot (``/events\.ics``)
+            data["_links"] = {"self": [{"href": f"{state.urls.rest}{path}"}]}
         return data
 
 
