@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from tests import factories
-from tests.api.test_events_write import MINIMAL, create, term_count
 from tests.conftest import NS, Api
+from tests.domains.events.creating_helpers import MINIMAL, create, term_count
 
 
 def target(api: Api) -> dict[str, Any]:

@@ -6,8 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import pytest
-
 from tests.conftest import NS, Api
 
 
@@ -32,6 +30,8 @@ COLLECTIONS = [
     Collection("categories", "name", {}),
     Collection("tags", "name", {}),
 ]
+
+
 IDS = [c.plural for c in COLLECTIONS]
 
 
@@ -39,47 +39,6 @@ def create(api: Api, c: Collection, name: str) -> tuple[int, str]:
     response = api.post(c.path(), json={**c.payload, c.name: name, "status": "publish"})
     assert response.status_code == 201, response.text
     return int(response.json()["id"]), response.headers["etag"]
-
-
-@pytest.mark.parametrize("c", COLLECTIONS, ids=IDS)
-def test_a_stale_if_match_is_refused_and_changes_nothing(api: Api, c: Collection) -> None:
-    item, created_tag = create(api, c, "Harbour Night")
-    read = api.get(c.path(f"/{item}"))
-    tag = read.headers["etag"]
-    assert tag.startswith('"r1-')
-    first = api.patch(c.path(f"/{item}"), json={c.name: "First writer"}, headers={"If-Match": tag})
-    assert first.status_code == 200, first.text
-    new_tag = first.headers["etag"]
-    assert new_tag.startswith('"r2-')
-    second = api.patch(
-        c.path(f"/{item}"), json={c.name: "Second writer"}, headers={"If-Match": tag}
-    )
-    assert second.status_code == 412
-    body = second.json()
-    assert body["code"] == "rest_precondition_failed"
-    assert body["data"]["status"] == 412
-    assert api.get(c.path(f"/{item}")).json()[c.name] == "First writer"
-    refused_delete = api.delete(c.path(f"/{item}"), headers={"If-Match": created_tag})
-    assert refused_delete.status_code == 412
-    assert api.get(c.path(f"/{item}")).status_code == 200
-    again = api.post(c.path(f"/{item}"), json={c.name: "Third"}, headers={"If-Match": new_tag})
-    assert again.status_code == 200
-
-
-@pytest.mark.parametrize("c", COLLECTIONS, ids=IDS)
-def test_if_match_forms(api: Api, c: Collection) -> None:
-    item, tag = create(api, c, "Harbour Night")
-    path = c.path(f"/{item}")
-    assert api.patch(path, json={c.name: "A"}, headers={"If-Match": "*"}).status_code == 200
-    stale = tag
-    fresh = api.get(path).headers["etag"]
-    assert api.patch(path, json={c.name: "B"}, headers={"If-Match": f"W/{fresh}"}).status_code == (
-        412
-    )
-    assert api.patch(path, json={c.name: "B"}, headers={"If-Match": '"junk"'}).status_code == 412
-    listed = api.patch(path, json={c.name: "B"}, headers={"If-Match": f"{stale}, {fresh}"})
-    assert listed.status_code == 200
-    assert api.patch(path, json={c.name: "C"}).status_code == 200  # no header: no condition
 
 
 def test_an_event_keeps_its_revision_when_what_it_shows_changes(api: Api) -> None:
