@@ -147,9 +147,9 @@ def _too_many(limit: int, until: datetime) -> RecurrenceError:
 
 
 _RECENT: dict[tuple[Rule, datetime], list[tuple[datetime, datetime]]] = {}
-"""The last few complete expansions: a write checks the rule's limit, then materialises the
+"""The last two complete expansions: a write checks the rule's limit, then materialises the
 same rule up to the same horizon (the same list, so it is computed once)."""
-RECENT_SIZE = 8
+RECENT_SIZE = 2
 
 
 def _starts(rule: Rule, until: datetime, limit: int | None) -> list[tuple[datetime, datetime]]:
