@@ -247,10 +247,10 @@ async def present_rows(
         or not call.actor.is_anonymous
         or "revision" not in resource.table.c
     ):
-        items, _ = await _present(
+        shown_now, _ = await _present(
             call, resource, rows, single=single, password=password, context_edit=context_edit
         )
-        return items
+        return [s.item for s in shown_now]
     keys = [
         (resource.name, int(r["id"]), int(r["revision"]), call.language, call.urls, single)
         for r in rows
@@ -262,9 +262,10 @@ async def present_rows(
     missing = [i for i, item in enumerate(shown) if item is None]
     if missing:
         built_rows = [rows[i] for i in missing]
-        built, loaded = await _present(
+        presented, loaded = await _present(
             call, resource, built_rows, single=single, password=None, context_edit=False
         )
+        built = [s.item for s in presented]
         # Items shown with extra rows (a series' rule, its next occurrence, which moves with
         # the clock) are built every time.
         keep = not loaded.also_loaded
@@ -301,15 +302,12 @@ async def present_shown(
     password: str | None = None,
     context_edit: bool = False,
 ) -> list[Shown]:
-    """The rows presented (never from the item cache), each with its localised row: what other
-    formats render (the row for facts the JSON does not carry)."""
-    items, loaded = await _present(
+    """:func:`present_rows`, each object with its localised row (for other formats), built
+    without the item cache."""
+    shown, _ = await _present(
         call, resource, rows, single=single, password=password, context_edit=context_edit
     )
-    return [
-        Shown(item, loaded.texts.localize(resource.name, row))
-        for item, row in zip(items, rows, strict=True)
-    ]
+    return shown
 
 
 async def _present(
@@ -320,13 +318,16 @@ async def _present(
     single: bool,
     password: str | None,
     context_edit: bool,
-) -> tuple[list[dict[str, Any]], Loaded]:
-    """Each object ends with its URLs in the collection's other formats (``ical_url``)."""
+) -> tuple[list[Shown], Loaded]:
+    """The rows presented, each object ending with its URLs in the collection's other formats
+    (``ical_url``), and what was loaded for them."""
     loaded = await load(call, resource, rows, password=password, context_edit=context_edit)
     protected = resource.behaviour.protected
-    items = [
-        resource.present(
-            loaded.texts.localize(resource.name, row),
+    shown = []
+    for row in rows:
+        local = loaded.texts.localize(resource.name, row)
+        item = resource.present(
+            local,
             Presented(
                 resource,
                 call,
@@ -335,11 +336,10 @@ async def _present(
                 protected=protected(call.actor, row, password, context_edit),
             ),
         )
-        for row in rows
-    ]
-    for found in resource.formats:
-        if found.item_key:
-            base = f"{call.urls.rest}/{resource.collection}"
-            for item, row in zip(items, rows, strict=True):
-                item[found.item_key] = f"{base}/{row['id']}.{found.extension}"
-    return items, loaded
+        for found in resource.formats:
+            if found.item_key:
+                item[found.item_key] = (
+                    f"{call.urls.rest}/{resource.collection}/{row['id']}.{found.extension}"
+                )
+        shown.append(Shown(item, local))
+    return shown, loaded

@@ -333,14 +333,14 @@ class Resource:
     """OpenAPI summaries the collection words itself (keys of ``routes.Summaries``)."""
     archive_schema: str = ""
     """The OpenAPI component of the archive (default: ``{schema}Archive``)."""
-    formats: tuple[Format, ...] = ()
-    """Other representations of the listing and the items (``formats.format_routes``)."""
     refers: tuple[Relation, ...] = ()
     """Relations a field keeps in its own columns (the featured image's ``image_id``): the
     pipeline neither writes nor loads them, but the registry knows them, so the target finds
     the items that point at it (a media item in use)."""
     accepts_files: bool = False
     """Creates take a file (an upload): the body itself or a multipart file part."""
+    formats: tuple[Format, ...] = ()
+    """Other representations of the listing and the items (``formats.format_routes``)."""
 
     def __post_init__(self) -> None:
         if not self.plural:

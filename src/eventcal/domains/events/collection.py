@@ -40,6 +40,28 @@ def _cost_columns(values: list[str]) -> dict[str, Any]:
     }
 
 
+TERM_REFERENCES = {
+    "oneOf": [
+        {"type": "integer", "description": "a term id"},
+        {"type": "string", "description": "a term slug or name (a new name creates the term)"},
+        {"type": "array", "items": {"oneOf": [{"type": "integer"}, {"type": "string"}]}},
+    ]
+}
+"""What ``categories`` and ``tags`` take on a write (``[]`` or ``""`` unlinks them all)."""
+
+
+def post_references(kind: str) -> dict[str, Any]:
+    """What ``venue`` and ``organizer`` take on a write: ids, or inline items (created, or
+    matched to an identical one) with the fields of a ``POST /{kind}s``."""
+    inline = {
+        "type": "object",
+        "description": f'an inline {kind}: its fields, or {{"id": N}}',
+        "additionalProperties": True,
+    }
+    one = [{"type": "integer"}, {"type": "string", "description": f"a {kind} id"}, inline]
+    return {"oneOf": [*one, {"type": "array", "items": {"oneOf": one}}]}
+
+
 def _flag(name: str, description: str) -> Field:
     return Field(name, description, boolean(name), column=name, store=bool, type="boolean")
 
@@ -105,12 +127,18 @@ FIELDS = (
             references(relation.target, allow_csv=allow_csv),
             items={"type": "integer"},
             default=None,
+            schema=schema,
         )
-        for relation, description, allow_csv in (
-            (links.CATEGORIES, "The event category ID or name", False),
-            (links.TAGS, "The event tag ID or name", False),
-            (links.VENUE, "The event venue IDs or data", False),
-            (links.ORGANIZERS, "The event organizer IDs or data", True),
+        for relation, description, allow_csv, schema in (
+            (links.CATEGORIES, "The event category ID or name", False, TERM_REFERENCES),
+            (links.TAGS, "The event tag ID or name", False, TERM_REFERENCES),
+            (links.VENUE, "The event venue IDs or data", False, post_references("venue")),
+            (
+                links.ORGANIZERS,
+                "The event organizer IDs or data",
+                True,
+                post_references("organizer"),
+            ),
         )
     ),
     _flag("ticketed", "Whether the event sells tickets (used by the ticketed filter)"),
