@@ -45,6 +45,7 @@ class Settings:
     access_log: bool = True
     """One JSON line per request (logger ``eventcal.access``)."""
     response_cache_mb: int = 48
+    item_cache_mb: int = 32
     """Per-process cache of built GET responses (0 turns it off)."""
     login_max_failures: int = 10
     """Failed HTTP Basic logins for one user login within the window before it is refused."""
@@ -58,6 +59,8 @@ class Settings:
     """Occurrences of recurring series are stored this many months ahead."""
     recurrence_max_occurrences: int = 10_000
     """A recurrence rule that makes more occurrences within the horizon is refused (400)."""
+    feed_max_events: int = 2000
+    """The most events one iCalendar feed holds; a feed matching more is refused (400)."""
     trusted_proxies: tuple[str, ...] = ()
     """Addresses or networks of the proxies in front of the service: only requests coming from
     them have their client address taken from ``X-Forwarded-For``."""
@@ -120,6 +123,8 @@ class Settings:
                     "EVENTCAL_EMBED_ORIGINS must be comma-separated origins like "
                     f"https://example.org, got {origin!r}"
                 )
+        if self.item_cache_mb < 0:
+            raise ConfigError("EVENTCAL_ITEM_CACHE_MB must be 0 or more")
         if self.default_language not in LANGUAGES:
             raise ConfigError(f"EVENTCAL_DEFAULT_LANGUAGE must be one of {', '.join(LANGUAGES)}")
         if self.currency_position not in ("prefix", "postfix"):
@@ -137,6 +142,8 @@ class Settings:
             raise ConfigError("EVENTCAL_RECURRENCE_HORIZON_MONTHS must be between 1 and 120")
         if not 1 <= self.recurrence_max_occurrences <= 100_000:
             raise ConfigError("EVENTCAL_RECURRENCE_MAX_OCCURRENCES must be between 1 and 100000")
+        if not 1 <= self.feed_max_events <= 100_000:
+            raise ConfigError("EVENTCAL_FEED_MAX_EVENTS must be between 1 and 100000")
         if not 0 <= self.login_failure_delay_ms <= 60_000:
             raise ConfigError("EVENTCAL_LOGIN_FAILURE_DELAY_MS must be between 0 and 60000")
         self._validate_limits()
@@ -201,12 +208,14 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         access_log=(source.get("EVENTCAL_ACCESS_LOG") or "1").strip().lower()
         not in ("0", "false", "no", "off"),
         response_cache_mb=_int(source, "EVENTCAL_RESPONSE_CACHE_MB", 48),
+        item_cache_mb=_int(source, "EVENTCAL_ITEM_CACHE_MB", 32),
         login_max_failures=_int(source, "EVENTCAL_LOGIN_MAX_FAILURES", 10),
         login_max_failures_per_address=_int(source, "EVENTCAL_LOGIN_MAX_FAILURES_PER_ADDRESS", 30),
         login_window_seconds=_int(source, "EVENTCAL_LOGIN_WINDOW_SECONDS", 900),
         login_failure_delay_ms=_int(source, "EVENTCAL_LOGIN_FAILURE_DELAY_MS", 500),
         recurrence_horizon_months=_int(source, "EVENTCAL_RECURRENCE_HORIZON_MONTHS", 24),
         recurrence_max_occurrences=_int(source, "EVENTCAL_RECURRENCE_MAX_OCCURRENCES", 10_000),
+        feed_max_events=_int(source, "EVENTCAL_FEED_MAX_EVENTS", 2000),
         trusted_proxies=tuple(
             p.strip() for p in source.get("EVENTCAL_TRUSTED_PROXIES", "").split(",") if p.strip()
         ),

@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 from eventcal.permissions import Actor
 from eventcal.storage.db import Connection
+from eventcal.storage.itemcache import ItemCache
 from eventcal.timezones import resolve_timezone
 
 if TYPE_CHECKING:
@@ -32,6 +33,8 @@ class Site:
     them as time passes)."""
     recurrence_limit: int = 10_000
     """A rule that makes more occurrences than this within the horizon is refused."""
+    feed_max_events: int = 2000
+    """The most events one iCalendar feed holds."""
 
     @classmethod
     def build(
@@ -44,6 +47,7 @@ class Site:
         *,
         recurrence_horizon_months: int = 24,
         recurrence_limit: int = 10_000,
+        feed_max_events: int = 2000,
     ) -> Site:
         zone = resolve_timezone(timezone_name)
         if zone is None:
@@ -57,6 +61,7 @@ class Site:
             default_language=default_language,
             recurrence_horizon_months=recurrence_horizon_months,
             recurrence_limit=recurrence_limit,
+            feed_max_events=feed_max_events,
         )
 
 
@@ -106,6 +111,10 @@ class Call:
     registry: Registry
     """Every collection (cross-collection work looks its targets up here)."""
     language: str = "en"
+    items: ItemCache | None = None
+    """The process's built items, synced with the change log for this request (reads only)."""
+    items_epoch: int = 0
+    """The item cache's epoch after this request's sync (see ``ItemCache.put``)."""
 
     @property
     def translating(self) -> str | None:

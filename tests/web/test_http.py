@@ -64,6 +64,7 @@ def test_languages_by_parameter_prefix_then_header(api: Api, site: Site) -> None
     for code, prefix in (("en", ""), ("de", "/de"), ("es", "/es")):
         link = f'<link rel="alternate" hreflang="{code}" href="http://127.0.0.1{prefix}/calendar/'
         assert link in event
+    assert '<link rel="alternate" hreflang="x-default" href="http://127.0.0.1/calendar/' in event
     problem = page(api, "/de/calendar/?date=nope", 400).text
     assert "Diese Seite kann nicht angezeigt werden" in problem
 
@@ -129,6 +130,9 @@ def test_event_pages_carry_the_json_ld_google_requires(api: Api, site: Site) -> 
     assert canonical in html
     assert f'<meta property="og:url" content="{data["url"]}">' in html
     assert '<meta property="og:title" content="Autumn Concert">' in html
+    month = page(api, "/calendar/month/?date=2026-11-01").text
+    assert '<meta property="og:title" content="November 2026">' in month
+    assert '<link rel="canonical" href="http://127.0.0.1/calendar/month/?date=2026-11-01">' in month
     berlin = page(api, f"/calendar/event/{site.berlin['slug']}/").text
     assert '"startDate": "2026-11-20T18:00:00+01:00"' in berlin
 
@@ -154,6 +158,14 @@ def test_embeds_may_be_framed_by_the_configured_origins_only(embedding: TestClie
     api = embedding.get(f"{NS}/events")
     assert api.headers["x-frame-options"] == "DENY"
     assert "frame-ancestors 'none'" in api.headers["content-security-policy"]
+
+
+def test_embeds_open_event_pages_in_the_whole_window(api: Api, site: Site) -> None:
+    embed = page(api, "/calendar/embed/month/?date=2026-11-01").text
+    link = f'href="http://127.0.0.1/calendar/event/{site.concert["slug"]}/" target="_top">'
+    assert link in embed
+    assert 'href="http://127.0.0.1/calendar/embed/month/?date=2026-12-01"' in embed
+    assert 'target="_top"' not in page(api, "/calendar/month/?date=2026-11-01").text
 
 
 def test_embeds_are_not_framable_without_the_setting(api: Api) -> None:

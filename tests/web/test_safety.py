@@ -92,6 +92,10 @@ def test_pages_run_under_a_strict_policy_and_cannot_be_framed(api: Api, site: Si
         ("date=2026-13-01", "date"),
         ("date=yesterday", "date"),
         ("date=0000-01-01", "date"),
+        ("date=9999-12-01", "date"),  # its grid runs into year 10000: was a 500
+        ("date=1899-12-31", "date"),
+        ("translation_language=xx", "translation_language"),  # was ignored
+        ("search=%ff", "search"),  # not UTF-8: was a crash sending its header
         ("page=0", "page"),
         ("page=abc", "page"),
         ("venue=abc", "venue"),
@@ -107,6 +111,14 @@ def test_bad_values_get_a_friendly_400_page(api: Api, query: str, named: str) ->
     assert "<h1>This page cannot be shown</h1>" in response.text
     assert named in response.text
     assert 'href="http://127.0.0.1/calendar/"' in response.text
+
+
+@pytest.mark.parametrize("view", ["month", "week", "day", "list"])
+def test_the_first_and_last_days_shown_have_no_link_beyond(api: Api, view: str) -> None:
+    last = page(api, f"/calendar/{view}/?date=2999-12-31").text
+    assert 'rel="next"' not in last and 'rel="prev"' in last
+    first = page(api, f"/calendar/{view}/?date=1900-01-01").text
+    assert 'rel="prev"' not in first
 
 
 def test_unknown_pages_are_a_404_page_and_other_methods_are_refused(api: Api) -> None:
@@ -156,4 +168,8 @@ def test_visitors_see_no_draft_private_or_protected_content(api: Api) -> None:
     assert titles(page(api, "/calendar/day/?date=2026-11-24").text) == ["Secret Rehearsal"]
     page(api, f"/calendar/event/{private['slug'] or 'board-meeting'}/", 404)
     assert api.get(f"{NS}/events/{draft['id']}", as_=None).status_code in (401, 403)
-    page(api, "/calendar/event/secret-rehearsal/", 404)
+    # The protected event's page shows what its listing entry shows: title and dates.
+    protected = page(api, "/calendar/event/secret-rehearsal/").text
+    assert "<h1>Secret Rehearsal</h1>" in protected and "1234" not in protected
+    assert "protected by a password" in protected
+    assert "application/ld+json" not in protected

@@ -23,6 +23,9 @@ def test_the_month_grid_puts_events_on_their_days_and_multi_day_ones_on_each(
     # Times in the event's zone; all-day events have none.
     assert '<span class="time">7:30\u202fPM</span>' in cell(html, "2026-11-25")
     assert 'class="time"' not in cell(html, "2026-11-12")
+    # A multi-day event shows its time on its first day only.
+    assert '<span class="time">10:00\u202fAM</span>' in cell(html, "2026-11-28")
+    assert 'class="time"' not in cell(html, "2026-11-29")
 
 
 def test_previous_and_next_navigation_moves_by_the_view(api: Api, site: Site) -> None:
@@ -119,6 +122,9 @@ def test_times_name_the_zone_when_it_is_not_the_sites(api: Api, site: Site) -> N
     assert "6:00\u202fPM to 7:00\u202fPM (Europe/Berlin)" in berlin
     concert = page(api, f"/calendar/event/{site.concert['slug']}/").text
     assert "(UTC)" not in concert
+    month = page(api, "/calendar/").text
+    berlin_line = '<span class="time">6:00\u202fPM <abbr title="Europe/Berlin">CET</abbr></span>'
+    assert berlin_line in cell(month, "2026-11-20")
     holiday = page(api, f"/calendar/event/{site.holiday['slug']}/").text
     assert "Thursday, November 12, 2026, all day" in holiday
 
@@ -177,3 +183,26 @@ def test_an_occurrence_of_a_series_has_a_page_by_date(api: Api) -> None:
     page(api, f"/calendar/event/{series['slug']}/2027-02-30/", 400)
     month = page(api, "/calendar/month/?date=2026-12-01").text
     assert titles(month) == ["Yoga"] * 4
+
+
+def test_a_page_runs_the_same_statements_for_few_or_many_events(api: Api, site: Site) -> None:
+    def statements(path: str) -> int:
+        before = api.statements
+        page(api, path, headers={"Cache-Control": "no-cache"})
+        return api.statements - before
+
+    # A fresh query string each time: the page is built, not served from the cache.
+    few = statements("/calendar/month/?date=2026-11-02")
+    for number in range(30):
+        create(
+            api,
+            "events",
+            title=f"Extra {number}",
+            start_date=f"2026-11-{number % 28 + 1:02} 12:00:00",
+            end_date=f"2026-11-{number % 28 + 1:02} 13:00:00",
+            venue=site.venue["id"],
+            organizer=[site.organizer["id"]],
+            categories=[f"Topic {number}"],
+        )
+    many = statements("/calendar/month/?date=2026-11-03")
+    assert many == few

@@ -17,6 +17,8 @@ from eventcal.http.conditional import matches_revision
 from eventcal.http.request import RequestState
 from eventcal.http.responses import Reply
 from eventcal.resources import changes, relations, translations
+from eventcal.resources import listing as listing_totals
+from eventcal.resources.archive import format_links
 from eventcal.resources.listing import ListQuery
 from eventcal.resources.pagination import Page
 from eventcal.resources.posts.rules import forbidden
@@ -109,7 +111,7 @@ async def list_page(
     query = await listing.prepare(state, params, resource)
     if narrow is not None:
         narrow(query)
-    total = await listing.count(call.conn, query)
+    total = await listing_totals.count(call, resource, query)
     page = Page([], total, query.page, query.per_page, query.link)
     if query.offset < total:
         rows = await listing.rows(call.conn, query)
@@ -120,6 +122,8 @@ async def list_page(
     if not page.items and page.page > 1 and not resource.behaviour.empty_pages:
         raise NotFound(f"{resource.name}-archive-page-not-found", resource.messages.no_archive_page)
     reply: Reply = resource.behaviour.archive(page, resource.collection, state, path)
+    if path is None and isinstance(reply.body, dict):
+        reply.body.update(format_links(resource, state))
     reply.cacheable = query.cacheable
     return reply
 
@@ -201,14 +205,13 @@ async def apply(call: Call, resource: Resource, row: Row, sent: Mapping[str, Any
     """Write an update of ``row`` (after its permission checks)."""
     behaviour = resource.behaviour
     item_id = int(row["id"])
-    if call.translating:
-        sent = await _translate(call, resource, row, sent)
-    values = column_values(resource, sent)
+    shared = await _translate(call, resource, row, sent) if call.translating else sent
+    values = column_values(resource, shared)
     if resource.derive is not None:
-        values.update(await resource.derive(call, dict(sent), row))
-    link_columns, links = await relations.resolve(call, resource, sent)
+        values.update(await resource.derive(call, dict(shared), row))
+    link_columns, links = await relations.resolve(call, resource, shared)
     values.update(link_columns)
-    await behaviour.update(call, resource, row, values, sent)
+    await behaviour.update(call, resource, row, values, shared)
     updated = await behaviour.find(call, resource, item_id, lock=False)
     await relations.set_links(
         call,

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from eventcal.http.args import Params
     from eventcal.http.responses import Reply
     from eventcal.http.router import Prepare, Route
-    from eventcal.resources.listing import Listing
+    from eventcal.resources.listing import Listing, ListQuery
     from eventcal.resources.present import Presented
     from eventcal.resources.registry import Registry
     from eventcal.storage.db import Database, Row
@@ -187,6 +187,49 @@ Present = Callable[["Row", "Presented"], dict[str, Any]]
 """A row (localised) → its JSON object."""
 
 
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """An item as the caller may see it (its JSON object), with its localised row for the facts
+    the JSON does not carry (its revision, a series' dates)."""
+
+    item: dict[str, Any]
+    row: Row
+
+
+Gather = Callable[
+    ["Call", "Resource", Sequence[Shown], "ListQuery | None", "str | None"], Awaitable[Any]
+]
+"""``(call, collection, items shown, the listing's query or None for one item, the read's
+password) → what the renderer needs beyond the items`` (a series' other occurrences), loaded
+in bulk."""
+Render = Callable[["Call", "Resource", Sequence[Shown], Any], bytes]
+"""``(call, collection, items shown, what ``gather`` found) → the body``: pure CPU work, run
+in a worker thread."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Format:
+    """Another representation of a collection (iCalendar): ``/{collection}.{extension}`` (the
+    listing, every matching item in one body) and ``/{collection}/{id}.{extension}``."""
+
+    extension: str
+    media_type: str
+    render: Render
+    max_items: Callable[[Site], int]
+    """The most items one body holds (a setting); beyond it the request is refused."""
+    too_many: str
+    """The refusal's message (``{total}``, ``{limit}``, ``{setting}``)."""
+    setting: str
+    """The setting that holds ``max_items`` (named in the refusal)."""
+    gather: Gather | None = None
+    item_key: str = ""
+    """The key of the item's URL in this format in its JSON object (``ical_url``)."""
+    list_keys: tuple[tuple[str, str], ...] = ()
+    """``(key, scheme)`` of the listing's URLs in this format in the archive body (``ical_url``
+    as served, ``webcal_url`` with the ``webcal`` scheme)."""
+    summary: str = ""
+
+
 class Hooks(Protocol):
     """Where a collection's writes differ beyond its fields (recurring series): every method is
     called by the pipeline at a fixed point, for every write of the collection."""
@@ -206,7 +249,8 @@ class Hooks(Protocol):
         after: Row,
         sent: Mapping[str, Any],
     ) -> None:
-        """After a create (``before`` None) or an update, links and translations written."""
+        """After a create (``before`` None) or an update, links and translations written;
+        ``sent`` holds every field sent, translated ones too (written in ``call.translating``)."""
 
     async def delete(
         self, state: RequestState, resource: Resource, row: Row, params: Params
@@ -299,6 +343,8 @@ class Resource:
     """Work on a create's parameters before its transaction opens (decoding an upload)."""
     errors: Mapping[str, Mapping[int, str]] = field(default_factory=dict)
     """More error responses ``/doc`` lists, by operation (``create``, ``delete``)."""
+    formats: tuple[Format, ...] = ()
+    """Other representations of the listing and the items (``formats.format_routes``)."""
 
     def __post_init__(self) -> None:
         if not self.plural:

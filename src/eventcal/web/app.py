@@ -19,7 +19,7 @@ from starlette.types import Receive, Scope, Send
 
 from eventcal.context import Call
 from eventcal.errors import ApiError
-from eventcal.http.body import parse_query
+from eventcal.http.body import invalid_utf8_names, parse_query
 from eventcal.http.conditional import Built, entity_tag, none_match
 from eventcal.http.errors import database_error, error_body
 from eventcal.http.responses import Outgoing
@@ -31,11 +31,19 @@ from eventcal.timezones import to_local
 from eventcal.web import static
 from eventcal.web.links import Links, alternates
 from eventcal.web.page import page_headers, render_page
-from eventcal.web.request import ITEM_REDIRECT, PAGE_PATH, PageProblem, PageRequest, parse
+from eventcal.web.request import (
+    ITEM_REDIRECT,
+    PAGE_PATH,
+    PageProblem,
+    PageRequest,
+    bad_value,
+    parse,
+)
 from eventcal.web.views import VIEWS, Page
 
 log = logging.getLogger("eventcal.web")
 
+SERVER_ERROR = N_("The server could not complete the request. The error was logged.")
 HTML_TYPE = "text/html; charset=utf-8"
 XML_TYPE = "application/xml; charset=utf-8"
 
@@ -69,6 +77,12 @@ class Pages:
                 raise PageProblem(
                     "page_method", N_("Pages are only read."), 405, headers={"Allow": "GET, HEAD"}
                 )
+            broken = invalid_utf8_names(request.scope.get("query_string", b""))
+            if broken:
+                raise bad_value(broken[0])
+            wanted = query.get("translation_language")
+            if wanted is not None and not (isinstance(wanted, str) and normalize_language(wanted)):
+                raise bad_value("translation_language")
             redirect = ITEM_REDIRECT.match(path)
             if redirect is not None:
                 return self._redirect(links, redirect["kind"], redirect["slug"])
@@ -83,6 +97,10 @@ class Pages:
         except DatabaseUnavailable as exc:
             log.warning("database unavailable: %s", exc)
             built = self._problem(database_error(exc), language, page, Links(base, segment))
+        except Exception:
+            log.exception("unhandled error on the page %s", path)
+            failed = ApiError("page_error", SERVER_ERROR, 500)
+            built = self._problem(failed, language, page, Links(base, segment))
         head = request.method == "HEAD"
         conditional = request.headers.get("if-none-match")
         if built.etag and none_match(conditional, built.etag):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from eventcal.i18n import N_
@@ -37,6 +38,9 @@ class Describe:
         """The event's zone when it is not the site's (else empty)."""
         name = str(event.get("timezone") or "")
         return name if name and name != self.site_timezone else ""
+
+    def first_day(self, event: dict[str, Any]) -> date:
+        return covered_days(event)[0]
 
     def start_time(self, event: dict[str, Any]) -> str:
         """``10:00`` (empty for all-day events)."""

@@ -5,8 +5,8 @@ month and weekday names and dates from Babel's locale data."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, datetime
-from functools import cache
+from datetime import date, datetime, time
+from functools import cache, lru_cache
 from typing import Any, Literal
 
 from babel import Locale
@@ -37,8 +37,19 @@ def _locale(language: str) -> Locale:
     return Locale.parse(language)
 
 
+@lru_cache(maxsize=4096)
+def _date(day: date, pattern: str, language: str) -> str:
+    return format_date(day, pattern, locale=_locale(language))
+
+
+@lru_cache(maxsize=4096)
+def _time(hour: int, minute: int, language: str) -> str:
+    return format_time(time(hour, minute), "short", locale=_locale(language))
+
+
 class Words:
-    """A language's text for templates: ``_`` (catalogs) and dates (Babel)."""
+    """A language's text for templates: ``_`` (catalogs) and dates (Babel, each distinct
+    value formatted once per process: a month page shows the same few hundred)."""
 
     def __init__(self, language: str) -> None:
         self.language = language
@@ -48,19 +59,19 @@ class Words:
         return translate(message, self.language, **args)
 
     def month_year(self, day: date) -> str:
-        return format_date(day, "LLLL y", locale=self.locale)
+        return _date(day, "LLLL y", self.language)
 
     def long_date(self, day: date) -> str:
-        return format_date(day, "full", locale=self.locale)
+        return _date(day, "full", self.language)
 
     def medium_date(self, day: date) -> str:
-        return format_date(day, "medium", locale=self.locale)
+        return _date(day, "medium", self.language)
 
     def day_number(self, day: date) -> str:
-        return format_date(day, "d", locale=self.locale)
+        return _date(day, "d", self.language)
 
     def time(self, moment: datetime) -> str:
-        return format_time(moment, "short", locale=self.locale)
+        return _time(moment.hour, moment.minute, self.language)
 
     def language_name(self, code: str) -> str:
         """A language's name in that language (``Deutsch``), for the language switch."""

@@ -32,11 +32,15 @@ PAGE_PATH = re.compile(
     re.IGNORECASE,
 )
 ITEM_REDIRECT = re.compile(rf"^{_LANG}/(?P<kind>event|venue|organizer)/(?P<slug>[^/]+)/?$")
-_VIEW = re.compile(r"^/(?P<view>" + "|".join(VIEWS) + r")/?$")
+_VIEW = re.compile(r"^/(?P<view>" + "|".join(VIEWS) + r")/?$", re.IGNORECASE)
 _ITEM = re.compile(r"^/(?P<kind>event|venue|organizer)/(?P<slug>[^/]+)(?:/(?P<day>[^/]+))?/?$")
 _STATIC = re.compile(r"^/static/(?P<version>[A-Za-z0-9-]+)/(?P<name>[A-Za-z0-9._-]+)$")
 _DAY = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$", re.ASCII)
 MAX_SEARCH = 200
+FIRST_DAY = date(1900, 1, 1)
+LAST_DAY = date(2999, 12, 31)
+"""The dates pages show: every view around them (whole weeks, the next month) stays within
+what dates and the listing's parameters can express."""
 
 
 class PageProblem(ApiError):
@@ -72,15 +76,18 @@ class PageRequest:
 
 
 def parse_day(value: str, name: str) -> date:
-    """``YYYY-MM-DD`` or ``YYYY-MM`` (the first of the month), else a 400."""
+    """``YYYY-MM-DD`` or ``YYYY-MM`` (the first of the month) from 1900 to 2999, else a 400."""
     found = _DAY.fullmatch(value.strip())
     if not found:
         raise bad_value(name)
     year, month, day = int(found[1]), int(found[2]), int(found[3] or 1)
     try:
-        return date(year, month, day)
+        found_day = date(year, month, day)
     except ValueError:
         raise bad_value(name) from None
+    if not FIRST_DAY <= found_day <= LAST_DAY:
+        raise bad_value(name)
+    return found_day
 
 
 def _one(query: dict[str, Any], name: str) -> str | None:

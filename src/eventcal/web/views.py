@@ -7,13 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
+from urllib.parse import urlencode
 
 from eventcal.context import Call
 from eventcal.timezones import to_local
 from eventcal.web import reading
 from eventcal.web.grid import Day, covered_days, group_by_day, place, shift, view_days
 from eventcal.web.links import Links, google_calendar
-from eventcal.web.request import PageRequest, not_found
+from eventcal.web.request import FIRST_DAY, LAST_DAY, PageRequest, not_found
 
 FILTER_MENUS = (("category", "categories"), ("tag", "tags"))
 """Filters offered as menus of terms (venues and organizers are menus too, by id)."""
@@ -58,7 +59,7 @@ def _api_filters(filters: dict[str, str]) -> dict[str, str]:
 
 
 def _api_root(links: Links, filters: dict[str, str]) -> str:
-    params = "&".join(f"{k}={v}" for k, v in _api_filters(filters).items())
+    params = urlencode(list(_api_filters(filters).items()))
     return f"{links.rest}/events" + (f"?{params}" if params else "")
 
 
@@ -73,8 +74,8 @@ async def calendar_view(call: Call, page: PageRequest, links: Links) -> Page:
         "today": today(call),
         "filters": page.filters,
         "menus": await _menus(call),
-        "previous": links.view(view, shift(view, day, -1), page.filters),
-        "next": links.view(view, shift(view, day, 1), page.filters),
+        "previous": _step(links, view, day, -1, page.filters),
+        "next": _step(links, view, day, 1, page.filters),
         "feed": links.feed(page.filters),
         "webcal": links.webcal(page.filters),
     }
@@ -88,7 +89,7 @@ async def calendar_view(call: Call, page: PageRequest, links: Links) -> Page:
             else ""
         )
         if page.page == 1:
-            context["previous"] = links.view(view, shift("month", day, -1), page.filters)
+            context["previous"] = _step(links, "month", day, -1, page.filters, view="list")
     else:
         days: list[Day] = view_days(view, day)
         events = await reading.events_between(call, days[0].date, days[-1].date, filters)
@@ -97,6 +98,22 @@ async def calendar_view(call: Call, page: PageRequest, links: Links) -> Page:
         context["weeks"] = [days[i : i + 7] for i in range(0, len(days), 7)]
     canonical = links.for_language(call.language).view(view, page.day, page.filters)
     return Page(f"{view}.html", context, _api_root(links, page.filters), canonical=canonical)
+
+
+def _step(
+    links: Links,
+    unit: str,
+    day: date,
+    steps: int,
+    filters: dict[str, str],
+    *,
+    view: str = "",
+) -> str:
+    """The link to the view ``steps`` units away, or "" past the dates pages show."""
+    moved = shift(unit, day, steps)
+    if not FIRST_DAY <= moved <= LAST_DAY:
+        return ""
+    return links.view(view or unit, moved, filters)
 
 
 def _event_extras(event: dict[str, Any], links: Links, url: str) -> dict[str, Any]:

@@ -132,8 +132,12 @@ class SeriesHooks:
 
 
 async def _override(call: Call, row: Row, sent: Mapping[str, Any]) -> None:
-    """Fields written to one occurrence stay its own when the series is edited later."""
-    fields = series.overrides(row) | (set(sent) - series.SERIES_FIELDS)
+    """Fields written to one occurrence stay its own when the series is edited later (a
+    text written in another language than the default: in that language only)."""
+    fields = (
+        series.overrides(row)
+        | {series.overridden(name, call.translating) for name in sent} - series.SERIES_FIELDS
+    )
     value = ",".join(sorted(fields))
     if value != row["overrides"]:
         await call.conn.execute(SET_OVERRIDES, {"row_id": int(row["id"]), "overrides": value})

@@ -119,27 +119,32 @@ async def recount(call: Call, ids: Sequence[int], sign: int) -> None:
 
 
 async def copy_translations(
-    conn: Connection, master_id: int, ids: Sequence[int], fields: Iterable[str] | None = None
+    conn: Connection,
+    master_id: int,
+    ids: Sequence[int],
+    fields: Iterable[str] | None = None,
+    language: str | None = None,
 ) -> None:
-    """The master's translations (``fields`` only, when given) copied to the occurrences."""
+    """The master's translations (``fields`` and ``language`` only, when given) copied to the
+    occurrences."""
     if not ids:
         return
     wanted = None if fields is None else set(fields)
     rows = [
         r
         for r in await conn.all(TRANSLATIONS_OF, {"item_id": master_id})
-        if wanted is None or r["field"] in wanted
+        if (wanted is None or r["field"] in wanted) and language in (None, r["language"])
     ]
     languages = {str(r["language"]) for r in rows}
-    for language in languages:
+    for each in languages:
         delete = sa.delete(translation).where(
             in_values(translation.c.item_id, "ids"),
             translation.c.kind == "event",
             translation.c.language == sa.bindparam("language", type_=sa.String),
             in_values(translation.c.field, "fields", sa.String()),
         )
-        names = sorted({str(r["field"]) for r in rows if r["language"] == language})
-        await conn.execute(delete, {"ids": list(ids), "language": language, "fields": names})
+        names = sorted({str(r["field"]) for r in rows if r["language"] == each})
+        await conn.execute(delete, {"ids": list(ids), "language": each, "fields": names})
     copies = [
         {
             "item_id": item_id,

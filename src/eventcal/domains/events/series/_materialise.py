@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 
 import sqlalchemy as sa
@@ -20,11 +19,11 @@ from eventcal.domains.events.series._bulk import (
     links_of,
 )
 from eventcal.domains.events.series._model import (
+    TEMPLATE,
     horizon,
     overrides,
     rule_of,
 )
-from eventcal.domains.events.series._model import template as template_of
 from eventcal.resources import changes
 from eventcal.storage.db import Connection, Row, as_local, as_utc, in_values
 from eventcal.storage.tables import event, post
@@ -71,15 +70,40 @@ NEW_IDS = (
     .returning(post.c.id)
 )
 """``count`` new ids of the shared id space in one statement."""
-SLUGS_TAKEN = sa.select(event.c.slug).where(
-    in_values(event.c.slug, "slugs", sa.String()),
-    event.c.status.in_([sa.literal(s) for s in ("publish", "future", "private")]),
+SLUGS_TAKEN = sa.select(event.c.slug, event.c.status).where(
+    in_values(event.c.slug, "slugs", sa.String())
 )
+"""Events holding any of the slugs; the live ones are picked here, not in SQL (with a status
+condition SQLite's planner walks the listing index of every published event instead of the
+slug index: 0.7 s for a two-year daily series among 60,000 events)."""
+LIVE = frozenset({"publish", "future", "private"})
 
 
-@lru_cache(maxsize=4)
-def _insert_occurrences(columns: tuple[str, ...]) -> sa.Insert:
-    return sa.insert(event).values({c: sa.bindparam(c, type_=event.c[c].type) for c in columns})
+PER_OCCURRENCE = (
+    "id",
+    "slug",
+    "start_local",
+    "end_local",
+    "start_at",
+    "end_at",
+    "occurrence_start",
+)
+"""What differs between a series' occurrences; every other column is copied from the master."""
+_MASTER = event.alias("master")
+_COPIED = tuple(c for c in TEMPLATE if c != "hide_from_listings")
+INSERT_OCCURRENCES = sa.insert(event).from_select(
+    [*PER_OCCURRENCE, *_COPIED, "hide_from_listings", "timezone", "all_day", "series_id"],
+    sa.select(
+        *(sa.bindparam(c, type_=event.c[c].type) for c in PER_OCCURRENCE),
+        *(_MASTER.c[c] for c in _COPIED),
+        _MASTER.c.series_hidden,
+        _MASTER.c.timezone,
+        _MASTER.c.all_day,
+        _MASTER.c.id,
+    ).where(_MASTER.c.id == sa.bindparam("master_id", type_=sa.Integer)),
+)
+"""New occurrences in bulk, each row binding only its own values (a two-year daily series
+binds 7 values per row instead of 40)."""
 
 
 # --- materialising -------------------------------------------------------------------------
@@ -184,7 +208,8 @@ async def _slugs(
         + (f"-{o.original:%H%M}" if days[o.original.date()] > 1 else "")
         for o in occurrences
     ]
-    taken = {str(r["slug"]) for r in await conn.all(SLUGS_TAKEN, {"slugs": wanted})}
+    found = await conn.all(SLUGS_TAKEN, {"slugs": wanted})
+    taken = {str(r["slug"]) for r in found if r["status"] in LIVE}
     pairs = zip(wanted, ids, strict=True)
     return [f"{slug}-{item_id}" if slug in taken else slug for slug, item_id in pairs]
 
@@ -198,26 +223,22 @@ async def insert_occurrences(
     conn = call.conn
     ids = await _new_ids(conn, len(occurrences))
     slugs = await _slugs(conn, master, occurrences, ids)
-    template = template_of(master)
     master_id = int(master["id"])
     rows = [
         {
-            **template,
+            "master_id": master_id,
             "id": item_id,
             "slug": slug,
-            "timezone": master["timezone"],
-            "all_day": master["all_day"],
             "start_local": o.start_local,
             "end_local": o.end_local,
             "start_at": o.start_at,
             "end_at": o.end_at,
-            "series_id": master_id,
             "occurrence_start": o.original,
         }
         for item_id, slug, o in zip(ids, slugs, occurrences, strict=True)
     ]
-    await conn.execute_many(_insert_occurrences(tuple(sorted(rows[0]))), rows)
-    published = template["status"] == "publish"
+    await conn.execute_many(INSERT_OCCURRENCES, rows)
+    published = master["status"] == "publish"
     for relation in TABLE_RELATIONS:
         targets = (await links_of(conn, relation, [master_id])).get(master_id, [])
         if targets:

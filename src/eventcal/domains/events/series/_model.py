@@ -43,6 +43,8 @@ TEMPLATE = (
     "modified_at",
 )
 DATE_FIELDS = ("start_date", "end_date", "timezone", "all_day")
+TRANSLATED = ("title", "description", "excerpt", "status_reason")
+"""The fields with a text per language."""
 SERIES_FIELDS = frozenset({"recurrence", "scope"})
 """Fields that are the series' own: never an occurrence's override."""
 
@@ -59,6 +61,12 @@ def counts(row: Row) -> bool:
 
 def overrides(row: Row | Mapping[str, Any]) -> set[str]:
     return {name for name in str(row["overrides"] or "").split(",") if name}
+
+
+def overridden(field: str, language: str | None) -> str:
+    """The name an occurrence's override of ``field`` is kept under: ``title``, or
+    ``title:de`` for a text written in one language (other languages still follow the series)."""
+    return f"{field}:{language}" if language and field in TRANSLATED else field
 
 
 def rule_of(row: Row | Mapping[str, Any]) -> rules.Rule | None:

@@ -18,7 +18,9 @@ from eventcal.domains.events.series._bulk import (
 )
 from eventcal.domains.events.series._model import (
     FIELD_COLUMNS,
+    TRANSLATED,
     counts,
+    overridden,
     overrides,
 )
 from eventcal.domains.events.series._model import template as template_of
@@ -60,11 +62,12 @@ async def propagate(call: Call, before: Row, master: Row, sent: Mapping[str, Any
         others = [i for i in ids if counting[i] != (True, True)]
         await copy_links(call, relation, targets, others, counted=False)
     await recount(call, [i for i, (was, now) in counting.items() if now and not was], 1)
-    if call.translating:
-        for field in ("title", "description", "excerpt", "status_reason"):
-            if field in sent:
-                ids = [int(r["id"]) for r in existing if field not in overrides(r)]
-                await copy_translations(conn, master_id, ids, [field])
+    language = call.translating
+    for field in TRANSLATED if language else ():
+        if field in sent:
+            own = {field, overridden(field, language)}
+            ids = [int(r["id"]) for r in existing if not own & overrides(r)]
+            await copy_translations(conn, master_id, ids, [field], language)
 
 
 SERIES_ROWS = sa.select(event).where(
