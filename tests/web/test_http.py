@@ -178,3 +178,17 @@ def test_embeds_are_not_framable_without_the_setting(api: Api) -> None:
 def test_embed_origins_must_be_origins(settings: Settings, origin: str) -> None:
     with pytest.raises(ConfigError, match="EVENTCAL_EMBED_ORIGINS"):
         settings.with_overrides(embed_origins=(origin,))
+
+
+def test_the_pages_feed_links_answer_with_icalendar(api: Api, site: Site) -> None:
+    html = page(api, f"/calendar/event/{site.concert['slug']}/").text
+    ics = re.search(r'href="http://127.0.0.1(/cal/events/v1/events/\d+\.ics)"', html)
+    assert ics is not None
+    one = page(api, ics.group(1))
+    assert one.headers["content-type"].startswith("text/calendar")
+    assert "SUMMARY:Autumn Concert" in one.text
+    month = page(api, "/calendar/month/?date=2026-11-01&category=music").text
+    feed = re.search(r'href="http://127.0.0.1(/cal/events/v1/events\.ics\?[^"]+)"', month)
+    assert feed is not None
+    listed = page(api, feed.group(1).replace("&amp;", "&"))
+    assert listed.text.count("BEGIN:VEVENT") == 1 and "SUMMARY:Autumn Concert" in listed.text

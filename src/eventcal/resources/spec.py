@@ -322,6 +322,10 @@ class Resource:
     also_load: AlsoLoad | None = None
     """More rows of the collection that showing some needs (a category's ancestors, for its
     URL): loaded in bulk with a page, translated with it (``Presented.loaded.extra``)."""
+    shown_with: Callable[[Row], Sequence[int] | None] | None = None
+    """The ids of the rows ``also_load`` gives an item that its JSON is built from, so the
+    item cache drops it when they change; None (or no function): the item depends on more
+    (the clock) and is built every time a page needs extra rows."""
     reference: Any = None
     """How other collections' writes and filters name this one's items (a
     :class:`~eventcal.resources.relations.Reference`), when they can."""
@@ -339,12 +343,12 @@ class Resource:
     the items that point at it (a media item in use)."""
     accepts_files: bool = False
     """Creates take a file (an upload): the body itself or a multipart file part."""
+    formats: tuple[Format, ...] = ()
+    """Other representations of the listing and the items (``formats.format_routes``)."""
     prepare_create: Prepare | None = None
     """Work on a create's parameters before its transaction opens (decoding an upload)."""
     errors: Mapping[str, Mapping[int, str]] = field(default_factory=dict)
     """More error responses ``/doc`` lists, by operation (``create``, ``delete``)."""
-    formats: tuple[Format, ...] = ()
-    """Other representations of the listing and the items (``formats.format_routes``)."""
 
     def __post_init__(self) -> None:
         if not self.plural:

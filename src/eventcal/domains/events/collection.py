@@ -228,6 +228,7 @@ EVENTS = Resource(
     item_args=(SCOPE_ARG,),
     counts=series.counts,
     also_load=present.series_rows,
+    shown_with=present.series_dependencies,
     more_routes=listing.occurrence_routes,
     upkeep=series.extend,
     image_column="image_id",
