@@ -103,11 +103,14 @@ def _operation(
             body_schema["required"] = required
         # JSON only: generators make one function per operation and tripped on a second
         # type with the same schema (openapi-python-client's create modules could not be
-        # imported). Form bodies take the same fields (FORM_BODIES says so).
+        # imported). Form bodies take the same fields (FORM_BODIES says so). An upload is a
+        # form with its file, or the file itself: never JSON.
         content: dict[str, Any] = {"application/json": {"schema": body_schema}}
         if endpoint.accepts_files:
-            content["multipart/form-data"] = {"schema": body_schema}
-            content["image/*"] = {"schema": RAW_FILE_SCHEMA}
+            content = {
+                "multipart/form-data": {"schema": body_schema},
+                "image/*": {"schema": RAW_FILE_SCHEMA},
+            }
         operation["requestBody"] = {
             "description": FORM_BODIES,
             "required": bool(required),
