@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 import sqlalchemy as sa
 
-from eventcal.resources.spec import ColumnLink, Link, Relation, Resource
+from eventcal.resources.spec import ColumnLink, Link, Relation, Resource, Shown
 from eventcal.resources.translations import Texts, load_texts
 from eventcal.storage import queries as q
 from eventcal.storage.db import Row, in_values
@@ -268,17 +268,25 @@ async def present_rows(
         built, loaded = await _present(
             call, resource, built_rows, single=single, password=None, context_edit=False
         )
-        # Items shown with extra rows (a series' rule, its next occurrence, which moves with
-        # the clock) are built every time.
-        keep = not loaded.also_loaded
         for i, row, item in zip(missing, built_rows, built, strict=True):
             shown[i] = item
-            if keep:
+            extra = _shown_with(resource, row, loaded)
+            if extra is not None:
                 # An exact copy: orjson's output may sit in a much larger buffer.
                 body = bytes(memoryview(orjson.dumps(item)))
                 deps = dependencies(call, resource, row, loaded)
+                deps += [(resource.name, extra_id) for extra_id in extra]
                 cache.put(keys[i], body, deps, len(body), call.items_epoch)
     return [item for item in shown if item is not None]
+
+
+def _shown_with(resource: Resource, row: Row, loaded: Loaded) -> Sequence[int] | None:
+    """The extra rows an item was built from; None when it cannot be kept (items shown with
+    extra rows the collection does not name, such as a series' next occurrence, which moves
+    with the clock, are built every time)."""
+    if not loaded.also_loaded:
+        return ()
+    return None if resource.shown_with is None else resource.shown_with(row)
 
 
 def dependencies(call: Call, resource: Resource, row: Row, loaded: Loaded) -> list[tuple[str, int]]:
@@ -295,6 +303,26 @@ def dependencies(call: Call, resource: Resource, row: Row, loaded: Loaded) -> li
     return deps
 
 
+async def present_shown(
+    call: Call,
+    resource: Resource,
+    rows: Sequence[Row],
+    *,
+    single: bool = False,
+    password: str | None = None,
+    context_edit: bool = False,
+) -> list[Shown]:
+    """The rows presented (never from the item cache), each with its localised row: what other
+    formats render (the row for facts the JSON does not carry)."""
+    items, loaded = await _present(
+        call, resource, rows, single=single, password=password, context_edit=context_edit
+    )
+    return [
+        Shown(item, loaded.texts.localize(resource.name, row))
+        for item, row in zip(items, rows, strict=True)
+    ]
+
+
 async def _present(
     call: Call,
     resource: Resource,
@@ -304,6 +332,7 @@ async def _present(
     password: str | None,
     context_edit: bool,
 ) -> tuple[list[dict[str, Any]], Loaded]:
+    """Each object ends with its URLs in the collection's other formats (``ical_url``)."""
     loaded = await load(call, resource, rows, password=password, context_edit=context_edit)
     protected = resource.behaviour.protected
     items = [
@@ -319,4 +348,9 @@ async def _present(
         )
         for row in rows
     ]
+    for found in resource.formats:
+        if found.item_key:
+            base = f"{call.urls.rest}/{resource.collection}"
+            for item, row in zip(items, rows, strict=True):
+                item[found.item_key] = f"{base}/{row['id']}.{found.extension}"
     return items, loaded
