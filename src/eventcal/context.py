@@ -33,6 +33,8 @@ class Site:
     them as time passes)."""
     recurrence_limit: int = 10_000
     """A rule that makes more occurrences than this within the horizon is refused."""
+    feed_max_events: int = 2000
+    """The most events one iCalendar feed holds."""
 
     @classmethod
     def build(
@@ -45,6 +47,7 @@ class Site:
         *,
         recurrence_horizon_months: int = 24,
         recurrence_limit: int = 10_000,
+        feed_max_events: int = 2000,
     ) -> Site:
         zone = resolve_timezone(timezone_name)
         if zone is None:
@@ -58,6 +61,7 @@ class Site:
             default_language=default_language,
             recurrence_horizon_months=recurrence_horizon_months,
             recurrence_limit=recurrence_limit,
+            feed_max_events=feed_max_events,
         )
 
 

@@ -83,7 +83,8 @@ def test_doc_lists_the_operations_and_schemas(case: Case) -> None:
     schemas = doc["components"]["schemas"]
     for name in (case.resource.schema, case.resource.archive_schema, case.resource.read_schema):
         assert name is None or name in schemas
-    body = paths[f"/{collection}"]["post"]["requestBody"]["content"]["application/json"]
+    content = paths[f"/{collection}"]["post"]["requestBody"]["content"]
+    body = content.get("application/json") or content["multipart/form-data"]  # uploads: a form
     properties = body["schema"]["properties"]
     names = [f.name for f in case.resource.fields]
     assert _field_args(properties, names) == names

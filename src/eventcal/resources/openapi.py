@@ -101,13 +101,15 @@ def _operation(
         body_schema: dict[str, Any] = {"type": "object", "properties": properties}
         if required:
             body_schema["required"] = required
-        # JSON only: generators make one function per operation and tripped on a second
-        # type with the same schema (openapi-python-client's create modules could not be
-        # imported). Form bodies take the same fields (FORM_BODIES says so).
+        # One content type where it can be: generators make one function per operation and
+        # trip on two (openapi-python-client's create modules could not be imported). Form
+        # bodies (application/x-www-form-urlencoded, multipart/form-data) take the same fields.
         content: dict[str, Any] = {"application/json": {"schema": body_schema}}
         if endpoint.accepts_files:
-            content["multipart/form-data"] = {"schema": body_schema}
-            content["image/*"] = {"schema": RAW_FILE_SCHEMA}
+            content = {
+                "multipart/form-data": {"schema": body_schema},
+                "image/*": {"schema": RAW_FILE_SCHEMA},
+            }
         operation["requestBody"] = {
             "description": FORM_BODIES,
             "required": bool(required),
@@ -120,9 +122,10 @@ def _operation(
     responses: dict[str, Any] = {}
     success = str(endpoint.success_status)
     if endpoint.response_schema is not None:
+        media_type = (endpoint.media_type or "application/json").split(";")[0]
         responses[success] = {
             "description": "Success",
-            "content": {"application/json": {"schema": endpoint.response_schema}},
+            "content": {media_type: {"schema": endpoint.response_schema}},
         }
     else:
         responses[success] = {"description": "Success"}

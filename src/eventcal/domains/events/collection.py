@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from eventcal.context import Call
-from eventcal.domains.events import links, listing, present, series
+from eventcal.domains.events import ical, links, listing, present, series
 from eventcal.domains.events.cost import normalise_cost_input, store_cost
 from eventcal.domains.events.dates import date_columns, timezone_or_empty
 from eventcal.domains.events.schema import ATTENDANCE_MODES, COMPONENTS, EVENT_STATUSES
@@ -228,11 +228,13 @@ EVENTS = Resource(
     item_args=(SCOPE_ARG,),
     counts=series.counts,
     also_load=present.series_rows,
+    shown_with=present.series_dependencies,
     more_routes=listing.occurrence_routes,
     upkeep=series.extend,
     image_column="image_id",
     refers=(post.image_relation(event),),
     components={**COMPONENTS, "EventArchive": post_archive("events", "Event")},
+    formats=(ical.ICS,),
     summaries={
         "list": "List events: the default window is from yesterday to two years ahead.",
         "create": "Create an event (contributors and up; a contributor's event waits for review).",
