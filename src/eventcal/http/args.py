@@ -177,6 +177,9 @@ def integer(name: str) -> Parser:
 
 
 def as_int(value: Any) -> int | None:
+    """The integer a value is, within the 32-bit range of the database's integer columns, or
+    None: every integer a client sends (ids, filters, bodies, indexes) is read here or by
+    :func:`digits`, so no text of any length reaches ``int()`` unchecked."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -189,6 +192,22 @@ def as_int(value: Any) -> int | None:
     return None
 
 
+def digits(text: str, maximum: int = MAX_INT) -> int | None:
+    """ASCII digits naming a number from 0 to ``maximum`` (an id, an index, a length), else
+    None — checked by length before conversion, so thousands of digits cost nothing."""
+    if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > len(str(maximum)):
+        return None
+    number = int(text)
+    return number if number <= maximum else None
+
+
+def looks_integral(text: str) -> bool:
+    """Whether a text is written as an integer (of any length): one :func:`as_int` refuses is
+    then out of range, not a name."""
+    return _ANY_INTEGER.fullmatch(text) is not None
+
+
+_ANY_INTEGER = re.compile(r"\s*[+-]?[0-9]+\s*", re.ASCII)
 # An integer, or a decimal equal to one ("3.0"): PHP's is_numeric() plus intval() == value.
 _INTEGRAL = re.compile(r"\s*[+-]?[0-9]{1,10}(\.0*)?\s*", re.ASCII)
 

@@ -34,12 +34,15 @@ _DAY_WORDS = re.compile(
 )
 _TIME_WORDS = re.compile(r"(\d\s*(am|pm)\b)|(\d{1,2}:\d{2})|\bnoon\b|\bnow\b", re.IGNORECASE)
 
-_MIN_YEAR = 1000
-_MAX_YEAR = 9999
+EARLIEST = datetime(1000, 1, 1)
+LATEST = datetime(9999, 12, 30, 23, 59, 59)
+"""The wall-clock times a date may name, in any zone: the day kept free at the end of year
+9999 leaves room for every zone's offset (UTC-12 to UTC+14) and a day's arithmetic, so no
+stored or filtered date overflows when it is converted to UTC and back."""
 
 
 def _in_range(value: datetime) -> bool:
-    return _MIN_YEAR <= value.year <= _MAX_YEAR
+    return EARLIEST <= value <= LATEST
 
 
 def parse_time(value: Any, zone: tzinfo, now: datetime) -> datetime | None:

@@ -16,6 +16,7 @@ from eventcal.http.args import (
     boolean,
     check_count,
     csv_items,
+    looks_integral,
     non_empty_string,
 )
 from eventcal.http.request import RequestState
@@ -70,9 +71,9 @@ def id_list(taxonomy: str) -> Any:
         for item in items:
             number = as_int(item)
             if number is None:
-                if isinstance(item, str):
+                if isinstance(item, str) and not looks_integral(item):
                     continue
-                raise Invalid()
+                raise Invalid()  # not a number, or one no id can be
             if number <= 0:
                 raise Invalid()
             ids.append(number)

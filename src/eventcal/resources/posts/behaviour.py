@@ -218,7 +218,12 @@ class Posts:
         """Write ``values`` with ``wanted`` (when not None) as the slug, made unique among the
         live items when it must be; a concurrent writer that takes the same slug first makes the
         unique index refuse ours, and the next free one is tried. False when none could be
-        written."""
+        written. A live item whose title leaves no slug characters (``!!!``, a snowman) gets
+        its id as the slug, as WordPress's ``sanitize_title($title, $post_id)`` gives it."""
+        if wanted == "" and rules.slug_must_be_unique(
+            status, "-", drafts_get_slugs=self.drafts_get_slugs
+        ):
+            wanted = str(item_id)
         unique = wanted is not None and rules.slug_must_be_unique(
             status, wanted, drafts_get_slugs=self.drafts_get_slugs
         )
