@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
-from eventcal.http.args import Arg, Params
+from eventcal.http.args import Arg, Params, boolean
 from eventcal.http.request import RequestState
 from eventcal.http.responses import Reply
 from eventcal.http.router import Endpoint, Handler, Route
@@ -20,6 +20,13 @@ from eventcal.storage.db import Row
 
 Finder = Callable[[RequestState, Resource, str], Awaitable[Row]]
 UPDATE_METHODS = ("POST", "PUT", "PATCH")
+FORCE = Arg(
+    "force",
+    "Whether to bypass the trash and delete the item for good",
+    boolean("force"),
+    type="boolean",
+    default=False,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +132,7 @@ def _item_route(
         "DELETE": Endpoint(
             ("DELETE",),
             delete,
-            (key, *protected, *resource.item_args),
+            (key, *protected, *resource.item_args, *((FORCE,) if resource.force_delete else ())),
             allowed=lambda actor: behaviour.may_delete_any(resource, actor),
             summary=docs[2],
             responses=deletes_errors,

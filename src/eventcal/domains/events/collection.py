@@ -171,6 +171,7 @@ EVENTS = Resource(
     table=event,
     fields=FIELDS,
     behaviour=Posts(drafts_get_slugs=False, password_on_writes=True, wp_type=present.WP_TYPE),
+    force_delete=True,
     present=present.event_json,
     schema="Event",
     read_schema="EventWithJsonLd",
