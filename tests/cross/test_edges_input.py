@@ -7,7 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 
+from eventcal.app import create_app
+from eventcal.config import Settings
 from tests import factories
 from tests.conftest import NS, Api
 from tests.http.helpers import NEW_EVENT, assert_error, version
@@ -153,14 +156,34 @@ def test_events_at_the_end_of_year_9999_are_stored_and_read_in_every_zone(
     "params",
     [
         {"start_date": "9999-12-31"},
-        {"end_date": "9999-12-31 23:59:59"},
-        {"start_date": "10000-01-01"},
-        {"start_date": "253402300799"},
-        {"end_date": "0001-01-01"},
-        {"ends_before": "0999-12-31"},
+        {"start_date": "9999-12-31", "end_date": "9999-12-31 23:59:59"},
+        {"start_date": "9999-12-31 23:59:59", "strict_dates": "true"},
+        {"starts_after": "9999-12-31 23:59:59", "strict_dates": "true"},
+        {"ends_before": "9999-12-31"},
     ],
 )
-def test_date_filters_beyond_the_calendar_are_400_naming_them(
+@pytest.mark.parametrize("site_zone", ["UTC", "Pacific/Kiritimati", "Etc/GMT+12"])
+def test_date_filters_at_the_end_of_the_calendar_read_as_its_last_storable_second(
+    settings: Settings, params: dict[str, str], site_zone: str
+) -> None:
+    """No event is stored after 9999-12-30 23:59:59 in its zone, so a filter beyond reads as
+    that second: the answer is the same, and nothing overflows, whatever the site's zone."""
+    app = create_app(settings.with_overrides(site_timezone=site_zone))
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        response = client.get(f"{NS}/events", params=params)
+        assert response.status_code == 200, response.text
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"start_date": "10000-01-01"},
+        {"end_date": "0001-01-01"},
+        {"ends_before": "0999-12-31"},
+        {"end_date": "not a date"},
+    ],
+)
+def test_date_filters_that_are_no_date_are_400_naming_them(
     api: Api, params: dict[str, str]
 ) -> None:
     (name,) = params
@@ -181,6 +204,9 @@ def test_event_dates_that_cannot_be_stored_are_refused(
         json={"title": "Edge", "start_date": start, "end_date": end, "timezone": zone},
     )
     assert_names(response, "start_date")
+    if start.startswith("9999"):
+        message = response.json()["data"]["params"]["start_date"]
+        assert "between 1000-01-01 and 9999-12-30" in message
     assert version(api) == before
     assert api.get(f"{NS}/events", params={"start_date": "1000-01-01"}).status_code == 200
 

@@ -15,6 +15,9 @@ from eventcal.resources.images import is_http_url
 from eventcal.resources.pagination import clamp_per_page
 from eventcal.storage import queries as q
 
+MAX_TEXT_CHARS = 1_000_000
+"""The most ``EVENTCAL_MAX_TEXT_CHARS`` may allow (the site's setting is checked per request)."""
+
 
 def translation_language(value: Any, state: RequestState) -> str:
     """``en``, ``de`` or ``es``, any case, region subtags dropped (``de-AT`` is ``de``); ``""`` is
@@ -66,6 +69,8 @@ def site_time(value: Any, state: RequestState) -> datetime:
     parsed = date_service.parse_time(value, state.site.zone, state.now)
     if parsed is None:
         raise Invalid()
+    if not date_service.storable(parsed):
+        raise Invalid(date_service.OUT_OF_RANGE)
     return parsed
 
 
@@ -74,6 +79,8 @@ def utc_time(value: Any, state: RequestState) -> datetime:
     parsed = date_service.parse_time(value, UTC, state.now)
     if parsed is None:
         raise Invalid()
+    if not date_service.storable(parsed):
+        raise Invalid(date_service.OUT_OF_RANGE)
     return parsed
 
 
@@ -147,17 +154,37 @@ def search(value: Any, state: RequestState) -> str:
     return str(_search(value, state))
 
 
-def text(name: str, *, max_length: int = 65_535) -> Any:
+def text(name: str, *, max_length: int | None = None) -> Any:
     """A text field that may be cleared with ``""``; numbers are taken as their text
-    (DEVIATIONS #14: natural JSON is accepted where unambiguous)."""
-    as_string = string(name, max_length=max_length)
+    (DEVIATIONS #14: natural JSON is accepted where unambiguous). Without ``max_length`` the
+    site's ``max_text_chars`` (``EVENTCAL_MAX_TEXT_CHARS``) limits it."""
+    as_string = string(name, max_length=max_length or MAX_TEXT_CHARS)
 
     def parse(value: Any, state: RequestState) -> str:
         if isinstance(value, int | float) and not isinstance(value, bool):
             value = str(value)
-        return str(as_string(value, state))
+        result = str(as_string(value, state))
+        return within_site_limit(name, result, state) if max_length is None else result
 
     return parse
+
+
+def long_string(name: str) -> Any:
+    """A string (no numbers) of at most the site's ``max_text_chars``: descriptions."""
+    as_string = string(name, max_length=MAX_TEXT_CHARS)
+
+    def parse(value: Any, state: RequestState) -> str:
+        return within_site_limit(name, str(as_string(value, state)), state)
+
+    return parse
+
+
+def within_site_limit(name: str, value: str, state: RequestState) -> str:
+    if len(value) > state.site.max_text_chars:
+        raise Invalid(
+            "{param} is longer than {max} characters.", param=name, max=state.site.max_text_chars
+        )
+    return value
 
 
 def page_args(plural: str) -> tuple[Arg, Arg]:
