@@ -254,3 +254,30 @@ def test_an_id_taken_as_a_slug_gets_a_number(api: Api) -> None:
     second = api.post(f"{NS}/events", json={**extra, "title": "\u2603"}).json()
     assert second["id"] == first["id"] + 1
     assert second["slug"] == f"{taken}-2"
+
+
+# --- NUL characters ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("cost", "5\x00"),
+        ("cost", ["5", "7\x00"]),
+        ("categories", ["Jazz\x00"]),
+        ("tags", "folk\x00"),
+        ("venue", {"venue": "Hall\x00"}),
+        ("organizer", [{"organizer": "Org", "phone": "1\x00"}]),
+        ("recurrence", ["RRULE:FREQ=DAILY;COUNT=2\x00"]),
+    ],
+)
+def test_nul_anywhere_in_a_value_is_refused_naming_the_field(
+    api: Api, field: str, value: Any
+) -> None:
+    """PostgreSQL cannot store NUL, and an export from SQLite must import into it: no text
+    holding one is accepted, however deep in a value it is."""
+    before = settled_version(api)
+    response = api.post(f"{NS}/events", json={**NEW_EVENT, field: value})
+    body = assert_error(response, 400, "rest_invalid_param")
+    assert "NUL" in body["data"]["params"][field]
+    assert version(api) == before

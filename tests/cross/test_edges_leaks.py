@@ -72,7 +72,8 @@ def test_relation_filters_answer_an_unreadable_event_as_an_unknown_id(
     for kind, event_id in s.hidden.items():
         response = api.get(f"{NS}/{collection}", params={param: event_id}, as_=role)
         assert response.status_code == 400, (kind, response.text)
-        assert response.json() == unknown.json(), kind
+        expected = unknown.text.replace(str(UNKNOWN), str(event_id))
+        assert response.text == expected, kind
     assert api.get(f"{NS}/{collection}", params={param: s.open_event}, as_=role).status_code == 200
 
 

@@ -42,10 +42,20 @@ LATEST = datetime(9999, 12, 30, 23, 59, 59)
 """The wall-clock times an event or a filter may name, in any zone: the last day of year 9999
 is kept free for every zone's offset (UTC-12 to UTC+14) and a day's arithmetic, so no stored
 or filtered date overflows when it is converted to UTC and back."""
+UNREADABLE = N_(
+    "Could not read \u201c{value}\u201d as a date: use YYYY-MM-DD HH:MM:SS, a Unix timestamp or "
+    "an English phrase such as \u201ctomorrow 9am\u201d."
+)
 OUT_OF_RANGE = N_(
     "{param} must be between 1000-01-01 and 9999-12-30 (the last day of year 9999 is kept "
     "free for time zones)."
 )
+
+
+def shown(value: Any) -> str:
+    """A value as an error message quotes it (shortened)."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:39] + "\u2026"
 
 
 def _in_range(value: datetime) -> bool:

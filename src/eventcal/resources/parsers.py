@@ -7,7 +7,15 @@ import math
 from datetime import UTC, datetime
 from typing import Any
 
-from eventcal.http.args import Arg, Invalid, as_int, non_empty_string, positive_int, string
+from eventcal.http.args import (
+    Arg,
+    Invalid,
+    as_int,
+    because,
+    non_empty_string,
+    positive_int,
+    string,
+)
 from eventcal.http.request import RequestState
 from eventcal.i18n import LANGUAGES, N_, normalize_language
 from eventcal.resources import dates as date_service
@@ -53,8 +61,12 @@ def time_value(value: Any, state: RequestState) -> Any:
     interpret it in the right time zone)."""
     _no_nul(value)
     if date_service.parse_time(value, state.site.zone, state.now) is None:
-        raise Invalid()
+        raise _unreadable(value)
     return value
+
+
+def _unreadable(value: Any) -> Invalid:
+    return because(date_service.UNREADABLE, value=date_service.shown(value))
 
 
 def _no_nul(value: Any) -> None:
@@ -68,7 +80,7 @@ def site_time(value: Any, state: RequestState) -> datetime:
     _no_nul(value)
     parsed = date_service.parse_time(value, state.site.zone, state.now)
     if parsed is None:
-        raise Invalid()
+        raise _unreadable(value)
     if not date_service.storable(parsed):
         raise Invalid(date_service.OUT_OF_RANGE)
     return parsed
@@ -78,7 +90,7 @@ def utc_time(value: Any, state: RequestState) -> datetime:
     """A date-time read as UTC (naive UTC wall-clock)."""
     parsed = date_service.parse_time(value, UTC, state.now)
     if parsed is None:
-        raise Invalid()
+        raise _unreadable(value)
     if not date_service.storable(parsed):
         raise Invalid(date_service.OUT_OF_RANGE)
     return parsed

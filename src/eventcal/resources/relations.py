@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import sqlalchemy as sa
 
 from eventcal.errors import ApiError, InvalidParams, ParamError
-from eventcal.http.args import Invalid, Parser, positive_int
+from eventcal.http.args import UNKNOWN_IDS, Parser, because, positive_int
 from eventcal.http.request import RequestState
 from eventcal.resources import changes
 from eventcal.resources.registry import Incoming, Registry
@@ -330,8 +330,9 @@ def _existing_statement(target: Resource) -> sa.Select[Any]:
 
 
 def require_existing(found: set[int], ids: Sequence[int]) -> None:
-    if len(found) != len(set(ids)):
-        raise Invalid()
+    missing = [str(i) for i in ids if i not in found]
+    if missing:
+        raise because(UNKNOWN_IDS, ids=", ".join(dict.fromkeys(missing)))
 
 
 def existing_item(target: str) -> Parser:
@@ -344,7 +345,7 @@ def existing_item(target: str) -> Parser:
         resource = state.call.registry[target]
         row = await resource.behaviour.find(state.call, resource, number, lock=False)
         if row is None or not may_see(resource, state.call.actor, row):
-            raise Invalid()
+            raise because(UNKNOWN_IDS, ids=number)
         return number
 
     return parse

@@ -13,10 +13,12 @@ from eventcal.http.args import Invalid, truthy
 from eventcal.http.request import RequestState
 from eventcal.resources.dates import (
     OUT_OF_RANGE,
+    UNREADABLE,
     clamped,
     end_of_day,
     format_datetime,
     parse_time,
+    shown,
     start_of_day,
     storable,
 )
@@ -42,7 +44,7 @@ def timezone_or_empty(value: Any, state: RequestState) -> str:
 def _parse_event_time(name: str, value: Any, zone: tzinfo, now: datetime) -> datetime:
     parsed = parse_time(value, zone, now)
     if parsed is None:
-        raise invalid(name)
+        raise invalid(name, reason=UNREADABLE, value=shown(value))
     if not storable(parsed):
         raise invalid(name, OUT_OF_RANGE, param=name)
     return parsed
@@ -141,14 +143,14 @@ def _window_value(
     if strict:
         parsed = parse_time(value, UTC, now)
         if parsed is None:
-            raise invalid(name)
+            raise invalid(name, reason=UNREADABLE, value=shown(value))
         return clamped(to_local(clamped(parsed).replace(tzinfo=UTC), site_zone))
     is_timestamp = isinstance(value, int) or (
         isinstance(value, str) and value.strip().isascii() and value.strip().isdigit()
     )
     parsed = parse_time(value, UTC if is_timestamp else site_zone, now)
     if parsed is None:
-        raise invalid(name)
+        raise invalid(name, reason=UNREADABLE, value=shown(value))
     return clamped(end_of_day(parsed) if end else start_of_day(parsed))
 
 
