@@ -70,3 +70,19 @@ def test_reasons_are_translated(api: Api, language: str, expected: str) -> None:
     response = api.get(f"{NS}/events", params={"per_page": "0", "translation_language": language})
     body = assert_error(response, 400, "rest_invalid_param")
     assert body["data"]["details"]["per_page"]["message"] == expected
+
+
+@pytest.mark.parametrize("field", ["categories", "tags"])
+def test_an_unknown_term_id_in_a_write_is_refused_naming_it(api: Api, field: str) -> None:
+    """The original created the event without the term: the write silently lost input."""
+    taxonomy = "tribe_events_cat" if field == "categories" else "post_tag"
+    jazz = api.run(lambda: factories.make_term(api.database, "Jazz", id=7, taxonomy=taxonomy))
+    before = api.get(f"{NS}/events").json()["total"]
+    refused = api.post(f"{NS}/events", json={**NEW_EVENT, field: [jazz, 99999, 99998]})
+    assert reason(refused, field) == (
+        f"{field}: nothing has the id 99999, 99998, or you may not see it."
+    )
+    assert api.get(f"{NS}/events").json()["total"] == before
+    event_id = api.run(lambda: factories.make_event(api.database, "Kept"))
+    update = api.patch(f"{NS}/events/{event_id}", json={field: "99999"})
+    assert "99999" in reason(update, field)

@@ -68,6 +68,10 @@ FORCE = (
     "docs/deviations.md A33: DELETE ?force=true deletes for good, answering {deleted, previous} "
     "as wp/v2 (the original only trashed); later exchanges no longer find the item"
 )
+UNKNOWN_TERM = (
+    "issue 14: an event write naming a category or tag id that does not exist is 400 naming it "
+    "(the original created the event without it); later listings count one event fewer"
+)
 CONTENT_TYPE = (
     "docs/deviations.md A27: a JSON object sent with another content type is 415 "
     "rest_invalid_content_type (the original ignored the body: missing parameters)"
@@ -590,3 +594,23 @@ for _name in (
 for _name in ("286-event-delete-force", "474-venue-delete-force"):
     KNOWN_DIFFERENCES.setdefault(_name, {})["body*"] = FORCE
 KNOWN_DIFFERENCES["307-event-by-slug-trashed-new-slug"] = {"status": FORCE, "body*": FORCE}
+KNOWN_DIFFERENCES["232-event-create-unknown-category-id"] = {
+    "status": UNKNOWN_TERM,
+    "body*": UNKNOWN_TERM,
+}
+for _name, _paths in {
+    "100-events-default": ("header.X-TEC-Total", "body.total"),
+    "101-events-default-admin": ("header.X-TEC-Total", "body.total"),
+    "102-events-per-page-1": ("header.X-TEC-Total*", "body.total*"),
+    "103-events-per-page-51": ("header.X-TEC-Total", "body.total"),
+    "107-events-page-2": ("header.X-TEC-Total*", "body.total*"),
+    "108-events-page-last": ("header.X-TEC-Total", "body.total", "body.events[ids]"),
+    "118-events-starts-after": ("header.X-TEC-Total", "body.total", "body.events[ids]"),
+    "122-events-ends-after": ("header.X-TEC-Total", "body.total", "body.events[ids]"),
+    "160-events-ticketed-false": ("header.X-TEC-Total", "body.total"),
+    "161-events-translation-language-en": ("header.X-TEC-Total", "body.total"),
+    "162-events-translation-language-de": ("header.X-TEC-Total", "body.total"),
+    "163-events-translation-language-es": ("header.X-TEC-Total", "body.total"),
+    "165-events-head": ("header.X-TEC-Total",),
+}.items():
+    KNOWN_DIFFERENCES.setdefault(_name, {}).update(dict.fromkeys(_paths, UNKNOWN_TERM))
