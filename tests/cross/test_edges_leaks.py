@@ -128,3 +128,39 @@ def test_the_duplicate_check_does_not_reveal_a_protected_item(
         assert guessed.json()["id"] != protected, role
     editor = api.post(f"{NS}/{collection}", json={field: "Locked"}, as_="editor")
     assert editor.json()["id"] == protected
+
+
+@pytest.mark.parametrize("role", [None, "contributor"])
+def test_filtered_listings_blank_a_protected_event_as_the_unfiltered_one(
+    api: Api, role: str | None
+) -> None:
+    db = api.database
+    venue = api.run(lambda: factories.make_venue(db, "Hall"))
+    organizer = api.run(lambda: factories.make_organizer(db, "Org"))
+    term = api.run(lambda: factories.make_term(db, "Jazz"))
+    secret = api.run(
+        lambda: factories.make_event(
+            db,
+            "Closed",
+            post_password="pw",
+            description="zanzibarquux",
+            venue_id=venue,
+            organizer_ids=(organizer,),
+            term_ids=(term,),
+            featured=True,
+        )
+    )
+    for query in (
+        "",
+        f"venue={venue}",
+        f"organizer={organizer}",
+        f"categories={term}",
+        "featured=1",
+    ):
+        response = api.get(f"{NS}/events?{query}", as_=role)
+        assert response.status_code == 200, (query, response.text)
+        (entry,) = response.json()["events"]
+        assert entry["id"] == secret
+        assert "zanzibarquux" not in response.text, query
+        assert (entry["description"], entry["venue"], entry["organizer"]) == ("", [], []), query
+        assert (entry["categories"], entry["featured"]) == ([], None), query
