@@ -25,6 +25,7 @@ import shutil
 import signal
 import socket
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -32,7 +33,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from importlib.metadata import version
@@ -41,6 +42,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
+import live
+import media
 import seed
 from eventcal.storage.db import create_database, postgres_dsn
 from eventcal.storage.tables import CATEGORY_TAXONOMY, TAG_TAXONOMY, event, organizer, term, venue
@@ -142,6 +145,8 @@ class Scenario:
     expect: int = 200
     target_rps: float | None = None
     target_p99_ms: float | None = None
+    writer: Callable[[str], live.Writer] | None = None
+    """Writes during the measurement (``base URL → writer``), started before the warm-up."""
 
 
 @dataclass(slots=True)
@@ -159,6 +164,8 @@ class Result:
     meets_target: bool | None
     rss_mb: float | None = None
     """Resident memory of the server's worker after the measurement (the issue's memory target)."""
+    writes: str = ""
+    """What the writer did during the measurement (writes/s, failures, median latency)."""
 
 
 @dataclass(slots=True)
@@ -170,6 +177,7 @@ class Fixtures:
     organizer_ids: list[int]
     category_ids: list[int]
     tag_names: list[str]
+    tag_ids: list[int] = field(default_factory=list)
 
 
 async def read_fixtures(url: str, sample: int = 10_000) -> Fixtures:
@@ -188,7 +196,9 @@ async def read_fixtures(url: str, sample: int = 10_000) -> Fixtures:
             categories = await conn.all(
                 sa.select(term.c.id).where(term.c.taxonomy == CATEGORY_TAXONOMY)
             )
-            tags = await conn.all(sa.select(term.c.name).where(term.c.taxonomy == TAG_TAXONOMY))
+            tags = await conn.all(
+                sa.select(term.c.id, term.c.name).where(term.c.taxonomy == TAG_TAXONOMY)
+            )
     finally:
         await database.shutdown()
     return Fixtures(
@@ -197,6 +207,7 @@ async def read_fixtures(url: str, sample: int = 10_000) -> Fixtures:
         organizer_ids=[int(r["id"]) for r in organizers],
         category_ids=[int(r["id"]) for r in categories],
         tag_names=[str(r["name"]) for r in tags],
+        tag_ids=[int(r["id"]) for r in tags],
     )
 
 
@@ -228,7 +239,7 @@ def basic_auth(login: str, password: str) -> str:
     return "Basic " + base64.b64encode(f"{login}:{password}".encode()).decode()
 
 
-def build_scenarios(fixtures: Fixtures, postgres: bool) -> list[Scenario]:
+def build_scenarios(fixtures: Fixtures, postgres: bool, media_path: str) -> list[Scenario]:
     """References first, then the API; the POST scenario writes, so it runs last."""
     events = f"{API}/events"
     authorization = basic_auth(seed.ADMIN_LOGIN, seed.ADMIN_PASSWORD)
@@ -265,6 +276,14 @@ def build_scenarios(fixtures: Fixtures, postgres: bool) -> list[Scenario]:
             target_rps=5000,
         ),
         Scenario(
+            "GET /uploads/{hash}/{name}",
+            "eventcal",
+            media_path,
+            "a stored rendition (medium, 300x225 JPEG): one read by a unique index; target "
+            "half of GET /events/{id}'s target",
+            target_rps=2500,
+        ),
+        Scenario(
             "POST /events",
             "eventcal",
             events,
@@ -277,6 +296,59 @@ def build_scenarios(fixtures: Fixtures, postgres: bool) -> list[Scenario]:
             target_rps=None if postgres else 800,
         ),
     ]
+
+
+def live_scenarios(fixtures: Fixtures, postgres: bool) -> list[Scenario]:
+    """Issue 18: the mixed reads with and without an editor writing, on one and two workers,
+    then every filter of ``GET /events`` with the response cache off (the building path)."""
+    pool = live.Pool(
+        fixtures.event_ids,
+        fixtures.category_ids,
+        fixtures.tag_ids,
+        fixtures.venue_ids,
+        fixtures.organizer_ids,
+    )
+    mixed = live.paths(lambda rng: live.mixed_path(rng, pool))
+
+    def writer(base_url: str) -> live.Writer:
+        ids = fixtures.event_ids[:2000]
+        return live.Writer(base_url, ids, seed.ADMIN_LOGIN, seed.ADMIN_PASSWORD)
+
+    measures = "40% single events, 25% pages 1-60, 15% category + page, 10% search, 10% dates"
+    found = [
+        Scenario("mixed reads", "eventcal", mixed[0], measures, live.paths_script(mixed)),
+        Scenario(
+            "mixed reads + 10 writes/s",
+            "eventcal",
+            mixed[0],
+            measures + "; an editor PATCHes random events 10 times a second",
+            live.paths_script(mixed),
+            target_rps=2000 if postgres else 3000,
+            target_p99_ms=50,
+            writer=writer,
+        ),
+        Scenario(
+            "2 workers: mixed reads + 10 writes/s",
+            "eventcal:2workers",
+            mixed[0],
+            "the same on two workers (both CPUs; wrk shares CPU 1)",
+            live.paths_script(mixed),
+            writer=writer,
+        ),
+    ]
+    for name, make in live.FILTERS.items():
+        rng = random.Random(18)
+        listed = [f"{API}/events{make(rng, pool)}" for _ in range(500)]
+        found.append(
+            Scenario(
+                f"building: {name}",
+                "eventcal:nocache",
+                listed[0],
+                f"GET /events ({name}) with the response cache off",
+                live.paths_script(listed),
+            )
+        )
+    return found
 
 
 def target_text(scenario: Scenario) -> str:
@@ -307,14 +379,21 @@ class Server:
     stops its workers too."""
 
     def __init__(
-        self, name: str, command: list[str], env: dict[str, str], port: int, log_path: Path
+        self,
+        name: str,
+        command: list[str],
+        env: dict[str, str],
+        port: int,
+        log_path: Path,
+        *,
+        cpus: str = SERVER_CPU,
     ) -> None:
         self.name = name
         self.port = port
         self.log_path = log_path
         self.log = self.log_path.open("w")
         self.process = subprocess.Popen(
-            ["taskset", "-c", SERVER_CPU, *command],
+            ["taskset", "-c", cpus, *command],
             env=env,
             cwd=ROOT,
             stdout=self.log,
@@ -381,9 +460,14 @@ def serve(
     """``eventcal serve`` for ``eventcal``, else granian serving ``reference_apps:<name>``."""
     port = free_port(FIRST_PORT)
     env = {**os.environ, "EVENTCAL_DATABASE_URL": database_url, **(server_env or {})}
-    if name == "eventcal":
+    cpus = SERVER_CPU
+    if name.startswith("eventcal"):
         command = [str(BIN / "eventcal"), "serve", "--host", HOST, "--port", str(port)]
-        command += ["--workers", "1"]
+        command += ["--workers", "2" if name == "eventcal:2workers" else "1"]
+        if name == "eventcal:2workers":
+            cpus = f"{SERVER_CPU},{WRK_CPU}"
+        if name == "eventcal:nocache":
+            env["EVENTCAL_RESPONSE_CACHE_MB"] = "0"
     else:
         if database_url.startswith("sqlite"):
             env["BENCH_SQLITE_PATH"] = database_url.removeprefix("sqlite:///")
@@ -392,7 +476,7 @@ def serve(
         command = [str(BIN / "granian"), "--interface", "asgi", "--workers", "1"]
         command += ["--host", HOST, "--port", str(port), "--working-dir", str(BENCH)]
         command += [f"reference_apps:{name}"]
-    server = Server(name, command, env, port, log_path)
+    server = Server(name, command, env, port, log_path, cpus=cpus)
     try:
         server.wait_ready(ready_path)
         yield server
@@ -465,10 +549,23 @@ def measure(server: Server, scenario: Scenario, load: Load, warmup: int, work_di
     size = sanity_check(server, scenario)
     print(f"  {scenario.name}: {size:,} bytes per response; warm-up {warmup} s, ", end="")
     print(f"measuring {load.duration} s", flush=True)
-    script_path = work_dir / f"{re.sub(r'[^a-z]+', '-', scenario.name.lower())}.lua"
-    if warmup > 0:
-        run_wrk(server, scenario, replace(load, duration=warmup), script_path)
-    raw = run_wrk(server, scenario, load, script_path)
+    script_path = work_dir / f"{re.sub(r'[^a-z0-9]+', '-', scenario.name.lower())}.lua"
+    writer = scenario.writer(server.url("")) if scenario.writer is not None else None
+    if writer is not None:
+        writer.start()
+    try:
+        if warmup > 0:
+            run_wrk(server, scenario, replace(load, duration=warmup), script_path)
+        sent_before, started = (writer.sent if writer else 0), time.monotonic()
+        raw = run_wrk(server, scenario, load, script_path)
+    finally:
+        if writer is not None:
+            writer.stop()
+    writes = ""
+    if writer is not None:
+        rate = (writer.sent - sent_before) / (time.monotonic() - started)
+        median = statistics.median(writer.latencies_ms) if writer.latencies_ms else 0
+        writes = f"{rate:.1f} writes/s, {writer.failed} failed, median {median:.0f} ms"
     errors = {
         key: int(raw[key])
         for key in ("connect_errors", "read_errors", "write_errors", "timeouts", "bad_status")
@@ -494,6 +591,7 @@ def measure(server: Server, scenario: Scenario, load: Load, warmup: int, work_di
         target=target_text(scenario),
         meets_target=meets,
         rss_mb=server.worker_rss_mb(),
+        writes=writes,
     )
 
 
@@ -724,7 +822,16 @@ def run(args: argparse.Namespace, load: Load) -> int:
         print(f"seeding {url} with {args.events:,} events")
         seed.seed(url, events=args.events, fast=args.fast)
         fixtures = asyncio.run(read_fixtures(url))
-        scenarios = build_scenarios(fixtures, args.postgres)
+        media_path = asyncio.run(media.add_media(url))
+        built = build_scenarios(fixtures, args.postgres, media_path)
+        # The references, then the other servers, then one worker with its default caches,
+        # whose POST scenario runs last (it adds events).
+        references = [s for s in built if s.server != "eventcal"]
+        own = [s for s in built if s.server == "eventcal"]
+        extra = live_scenarios(fixtures, args.postgres)
+        others = [s for s in extra if s.server != "eventcal"]
+        mine = [s for s in extra if s.server == "eventcal"]
+        scenarios = [*references, *others, *own[:-1], *mine, own[-1]]
         if args.only:
             scenarios = [
                 s
@@ -735,7 +842,7 @@ def run(args: argparse.Namespace, load: Load) -> int:
         results: list[Result] = []
         profile_summary = None
         for name in dict.fromkeys(s.server for s in scenarios):
-            ready_path = f"{API}/events?per_page=1" if name == "eventcal" else "/"
+            ready_path = f"{API}/events?per_page=1" if name.startswith("eventcal") else "/"
             print(f"serving {name} (1 worker on CPU {SERVER_CPU}; wrk on CPU {load.cpu})")
             log_path = RESULTS / f"{stamp}-{name}.log"
             server_env = dict(item.split("=", 1) for item in args.server_env if "=" in item)
@@ -764,6 +871,9 @@ def run(args: argparse.Namespace, load: Load) -> int:
         f"commit {info['commit']} + {info['uncommitted_src_files']} changed files in src/"
     )
     print(table(results))
+    for r in results:
+        if r.writes:
+            print(f"{r.scenario}: {r.writes}")
     print(f"\nresults: {path.relative_to(ROOT)}")
     if profile_summary is not None:
         print(f"profile: {profile_summary.relative_to(ROOT)}")

@@ -18,8 +18,9 @@ from eventcal.config import Settings, load_settings
 from eventcal.context import Site
 from eventcal.domains.accounts import credentials
 from eventcal.domains.accounts.throttle import LoginPolicy
+from eventcal.domains.media import store as media_store
 from eventcal.errors import ConfigError
-from eventcal.http import health
+from eventcal.http import files, health
 from eventcal.http.conditional import ResponseCache
 from eventcal.http.docs_ui import DocsUi
 from eventcal.http.reading import BodyLimits
@@ -30,7 +31,15 @@ from eventcal.resources import scheduling
 from eventcal.resources.index import route_table
 from eventcal.resources.registry import Registry
 from eventcal.storage import idempotency, migrate
-from eventcal.storage.db import Database, DatabaseUnavailable, create_database, sqlite_path
+from eventcal.storage.db import (
+    Database,
+    DatabaseNotMigrated,
+    DatabaseUnavailable,
+    create_database,
+    sqlite_path,
+)
+from eventcal.storage.itemcache import ItemCache
+from eventcal.web.app import Pages
 
 log = logging.getLogger("eventcal")
 
@@ -90,6 +99,7 @@ def create_app(
         public_url=settings.public_url,
         clock=now,
         cache=ResponseCache(settings.response_cache_mb * 1024 * 1024),
+        items=ItemCache(settings.item_cache_mb * 1024 * 1024),
         log_in=log_in,
         trusted_proxies=policy.trusted_proxies,
         registry=REGISTRY,
@@ -112,8 +122,11 @@ def create_app(
         else:
             # A database server that is down must not keep the process from starting: it
             # answers 503 (and /readyz says not ready) until the server is back.
+            # A database that answers with an older schema stops the worker (one line).
             try:
                 await db.startup()
+            except DatabaseNotMigrated as exc:
+                raise ConfigError(str(exc)) from None
             except DatabaseUnavailable:
                 log.warning("the database is unavailable at startup; retrying on demand")
         date_service.warm_up()
@@ -136,7 +149,7 @@ def create_app(
 
 class App:
     """The ASGI application: health checks for load balancers, the API reference page
-    (``{ns}/doc/ui``), the namespace, the lifespan.
+    (``{ns}/doc/ui``), the calendar pages (``/calendar/…``), the namespace, the lifespan.
 
     ``GET /healthz`` answers while the process runs; ``GET /readyz`` also needs the database.
     """
@@ -153,7 +166,14 @@ class App:
         self.docs_ui = DocsUi(
             default_language=runtime.site.default_language, public_url=settings.public_url
         )
+        self.pages = Pages(runtime, settings.embed_origins)
         self.state = SimpleNamespace(runtime=runtime, settings=settings, router=router)
+        database = runtime.database
+
+        async def stored_file(digest: str) -> files.File | None:
+            return await media_store.file_by_hash(database, digest)
+
+        self.files = files.Files(stored_file)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -163,8 +183,12 @@ class App:
                 await health.healthz()(scope, receive, send)
             elif path == "/readyz":
                 await (await health.readyz(self.state.runtime.database))(scope, receive, send)
+            elif files.handles(path):
+                await self.files(scope, receive, send)
             elif self.docs_ui.handles(path):
                 await self.docs_ui(scope, receive, send)
+            elif self.pages.handles(path):
+                await self.pages(scope, receive, send)
             else:
                 await self.router(scope, receive, send)
         elif kind == "lifespan":
@@ -177,6 +201,10 @@ class App:
         context = self.lifespan()
         try:
             await context.__aenter__()
+        except ConfigError as exc:
+            log.error("startup failed: %s", exc)
+            await send({"type": "lifespan.startup.failed", "message": str(exc)})
+            return
         except Exception as exc:
             log.exception("startup failed")
             await send({"type": "lifespan.startup.failed", "message": str(exc)})
@@ -193,12 +221,28 @@ async def _scheduler(
     db: Database, registry: Registry, site: Site, clock: Callable[[], datetime]
 ) -> None:
     """Publish scheduled items when their time comes and extend recurring series, in every
-    process (every step is idempotent)."""
+    process (every step is idempotent). A problem is logged when it starts or changes and once
+    more when it is over, not every round."""
+    problem = ""
     while True:
         try:
             await scheduling.run(db, registry, site, clock())
-        except Exception:
-            log.exception("the scheduler's round failed; retrying later")
+        except Exception as exc:
+            now = f"{type(exc).__name__}: {exc}"
+            if now != problem:
+                # An outage or an unmigrated database is a known state: no traceback.
+                expected = isinstance(exc, DatabaseUnavailable)
+                log.warning(
+                    "the scheduler cannot run (%s); retrying every %s s",
+                    now,
+                    scheduling.INTERVAL_SECONDS,
+                    exc_info=not expected,
+                )
+            problem = now
+        else:
+            if problem:
+                log.info("the scheduler runs again")
+            problem = ""
         await asyncio.sleep(scheduling.INTERVAL_SECONDS)
 
 
@@ -217,13 +261,10 @@ async def _purge_idempotency_keys(db: Database, clock: Callable[[], datetime]) -
 def _require_schema(settings: Settings) -> None:
     """The embedded database must be at the code's schema revision (``eventcal serve`` migrates
     it first; other deployments run ``eventcal migrate``)."""
-    current = migrate.current_revision_sqlite(sqlite_path(settings.database_url))
-    head = migrate.SCHEMA_REVISION
-    if current != head:
-        raise ConfigError(
-            f"the database schema is at {current or 'nothing'}, the code needs {head}: "
-            "run `eventcal migrate`"
-        )
+    try:
+        migrate.require(migrate.current_revision_sqlite(sqlite_path(settings.database_url)))
+    except DatabaseNotMigrated as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def asgi() -> App:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from urllib.parse import urlsplit
@@ -16,6 +17,10 @@ from eventcal.i18n import LANGUAGES
 from eventcal.timezones import resolve_timezone
 
 DEFAULT_DATABASE_URL = "sqlite:///./eventcal.db"
+
+
+_EMBED_ORIGIN = re.compile(r"https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?", re.ASCII)
+"""An origin the embeds' ``frame-ancestors`` may name (nothing that could end the directive)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +45,7 @@ class Settings:
     access_log: bool = True
     """One JSON line per request (logger ``eventcal.access``)."""
     response_cache_mb: int = 48
+    item_cache_mb: int = 32
     """Per-process cache of built GET responses (0 turns it off)."""
     login_max_failures: int = 10
     """Failed HTTP Basic logins for one user login within the window before it is refused."""
@@ -77,6 +83,9 @@ class Settings:
     beyond it waits to be accepted. A waiting request costs a few KB."""
     idempotency_ttl_hours: int = 24
     """How long the first response to an ``Idempotency-Key`` is replayed."""
+    embed_origins: tuple[str, ...] = ()
+    """Origins (``https://example.org``) whose pages may frame the calendar's embeds
+    (``/calendar/embed/…``); nothing else may frame a page."""
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -109,6 +118,14 @@ class Settings:
                 )
         if self.response_cache_mb < 0:
             raise ConfigError("EVENTCAL_RESPONSE_CACHE_MB must be 0 or more")
+        for origin in self.embed_origins:
+            if not _EMBED_ORIGIN.fullmatch(origin):
+                raise ConfigError(
+                    "EVENTCAL_EMBED_ORIGINS must be comma-separated origins like "
+                    f"https://example.org, got {origin!r}"
+                )
+        if self.item_cache_mb < 0:
+            raise ConfigError("EVENTCAL_ITEM_CACHE_MB must be 0 or more")
         if self.default_language not in LANGUAGES:
             raise ConfigError(f"EVENTCAL_DEFAULT_LANGUAGE must be one of {', '.join(LANGUAGES)}")
         if self.currency_position not in ("prefix", "postfix"):
@@ -191,6 +208,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         access_log=(source.get("EVENTCAL_ACCESS_LOG") or "1").strip().lower()
         not in ("0", "false", "no", "off"),
         response_cache_mb=_int(source, "EVENTCAL_RESPONSE_CACHE_MB", 48),
+        item_cache_mb=_int(source, "EVENTCAL_ITEM_CACHE_MB", 32),
         login_max_failures=_int(source, "EVENTCAL_LOGIN_MAX_FAILURES", 10),
         login_max_failures_per_address=_int(source, "EVENTCAL_LOGIN_MAX_FAILURES_PER_ADDRESS", 30),
         login_window_seconds=_int(source, "EVENTCAL_LOGIN_WINDOW_SECONDS", 900),
@@ -209,6 +227,9 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         header_timeout_seconds=_float(source, "EVENTCAL_HEADER_TIMEOUT_SECONDS", 10.0),
         max_concurrent_requests=_int(source, "EVENTCAL_MAX_CONCURRENT_REQUESTS", 10_000),
         idempotency_ttl_hours=_int(source, "EVENTCAL_IDEMPOTENCY_TTL_HOURS", 24),
+        embed_origins=tuple(
+            o.strip() for o in source.get("EVENTCAL_EMBED_ORIGINS", "").split(",") if o.strip()
+        ),
     )
     settings.validate()
     return settings

@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 from eventcal.permissions import Actor
 from eventcal.storage.db import Connection
+from eventcal.storage.itemcache import ItemCache
 from eventcal.timezones import resolve_timezone
 
 if TYPE_CHECKING:
@@ -110,6 +111,10 @@ class Call:
     registry: Registry
     """Every collection (cross-collection work looks its targets up here)."""
     language: str = "en"
+    items: ItemCache | None = None
+    """The process's built items, synced with the change log for this request (reads only)."""
+    items_epoch: int = 0
+    """The item cache's epoch after this request's sync (see ``ItemCache.put``)."""
 
     @property
     def translating(self) -> str | None:

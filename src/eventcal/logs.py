@@ -48,14 +48,14 @@ class JsonFormatter(logging.Formatter):
         if rid:
             data["request_id"] = rid
         for key, value in vars(record).items():
-            if key not in _RESERVED and key not in data:
+            if key not in _RESERVED and key not in data and key != "request_id":
                 data[key] = value
         if record.exc_info:
             data["exception"] = "".join(traceback.format_exception(*record.exc_info))
         return orjson.dumps(data, default=str).decode()
 
 
-def access_line(method: str, path: str, status: int, ms: float) -> str:
+def access_line(fields: dict[str, Any]) -> str:
     """The access log's line, built directly (it is written once per request)."""
     return orjson.dumps(
         {
@@ -64,12 +64,35 @@ def access_line(method: str, path: str, status: int, ms: float) -> str:
             "logger": ACCESS,
             "message": "request",
             "request_id": request_id.get(),
-            "method": method,
-            "path": path,
-            "status": status,
-            "ms": ms,
+            **fields,
         }
     ).decode()
+
+
+def line(level: str, message: str, **fields: Any) -> str:
+    """One log line built outside logging (``eventcal serve`` before the server starts)."""
+    data = {
+        "ts": datetime.now(UTC).isoformat(timespec="milliseconds"),
+        "level": level,
+        "logger": "eventcal",
+        "message": message,
+        **fields,
+    }
+    return orjson.dumps(data, default=str).decode()
+
+
+def granian_config() -> dict[str, Any]:
+    """Granian's logging configuration (``log_dictconfig``): its own lines as JSON on standard
+    error, like ours (its default is plain text on standard output)."""
+    handler = {"formatter": "json", "class": "logging.StreamHandler", "stream": "ext://sys.stderr"}
+    return {
+        "formatters": {"json": {"()": "eventcal.logs.JsonFormatter"}},
+        "handlers": {"json": handler},
+        "loggers": {
+            "_granian": {"handlers": ["json"], "level": "INFO", "propagate": False},
+            "granian.access": {"handlers": ["json"], "level": "INFO", "propagate": False},
+        },
+    }
 
 
 def configure(level: str, *, access_log: bool = True) -> None:

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import gzip
 import os
+import sqlite3
 import subprocess
 import sys
 import tracemalloc
@@ -531,7 +532,7 @@ def test_rows_that_clash_with_other_data_are_refused(
         api.run(lambda: factories.make_organizer(db, "Someone else", id=1))
     capsys.readouterr()
     assert cli(monkeypatch, target, "import", str(good_export)) == 1
-    assert capsys.readouterr().err == (
+    assert capsys.readouterr().err.splitlines(keepends=True)[-1] == (
         f"eventcal: lines 2-{_line_of(lines, 'app_user') - 1} (post): id 1 is a organizer "
         "in the database and a media in the file: the database holds other data with the same "
         "ids\n"
@@ -544,10 +545,19 @@ def test_databases_at_another_revision_are_refused(
     older = bulk.known_revisions()[1]
     url = sqlite_url(tmp_path, "old.db", migrated=False)
     migrate.upgrade(url, older)
-    assert cli(monkeypatch, url, "export", str(tmp_path / "x.jsonl")) == 1
-    assert f"the database is at schema revision {older}" in capsys.readouterr().err
-    assert not (tmp_path / "x.jsonl").exists()
-    assert list(tmp_path.glob(".x.jsonl.*")) == []
+    # An embedded database that is behind is migrated first (and the command says so).
+    assert cli(monkeypatch, url, "export", str(tmp_path / "x.jsonl")) == 0
+    assert f"migrated the database from revision {older}" in capsys.readouterr().err
+    assert (tmp_path / "x.jsonl").exists()
+    # One newer than this code cannot be exported by it.
+    raw = sqlite3.connect(tmp_path / "old.db")
+    with raw:
+        raw.execute("UPDATE alembic_version SET version_num = '9999'")
+    raw.close()
+    assert cli(monkeypatch, url, "export", str(tmp_path / "y.jsonl")) == 1
+    assert "the database is at schema revision 9999" in capsys.readouterr().err
+    assert not (tmp_path / "y.jsonl").exists()
+    assert list(tmp_path.glob(".y.jsonl.*")) == []
     missing = f"sqlite:///{tmp_path / 'nothing.db'}"
     assert cli(monkeypatch, missing, "export", str(tmp_path / "x.jsonl")) == 1
     assert "no database at" in capsys.readouterr().err

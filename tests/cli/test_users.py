@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from argon2 import PasswordHasher
 
 from eventcal.cli import main
+from eventcal.storage import migrate
 from eventcal.storage.db import create_database
 from eventcal.storage.tables import app_password, app_user, venue
 from tests.conftest import NS, Api
@@ -23,11 +24,14 @@ DATE = r"\d{4}-\d{2}-\d{2}"
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """``eventcal ARGS``: exit status, standard output, standard error."""
+    """``eventcal ARGS``: exit status, standard output, standard error after the line naming
+    the database."""
     capsys.readouterr()
     status = main(list(args))
     out, err = capsys.readouterr()
-    return status, out, err
+    named, _, rest = err.partition("\n")  # every command names its database first
+    assert named.startswith("eventcal: database ")
+    return status, out, rest
 
 
 def basic(login: str, password: str) -> dict[str, str]:
@@ -51,8 +55,9 @@ def rows(url: str, table: sa.Table) -> list[dict[str, Any]]:
 
 @pytest.fixture
 def fresh_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    """A new embedded database file (the commands create and migrate it)."""
+    """A new embedded database file, migrated (the commands refuse a missing one)."""
     url = f"sqlite:///{tmp_path / 'users.db'}"
+    migrate.upgrade(url)
     monkeypatch.setenv("EVENTCAL_DATABASE_URL", url)
     return url
 

@@ -19,10 +19,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from eventcal.cli.database import CREATES
 from eventcal.config import Settings
 from eventcal.storage import backup as backup_service
-from eventcal.storage import migrate
-from eventcal.storage.db import StorageError, create_database, sqlite_path
+from eventcal.storage.db import StorageError, create_database
 
 
 def register(commands: Any) -> None:
@@ -39,12 +39,10 @@ def register(commands: Any) -> None:
         "import", help="add the data of an export file (rows with the same ids are replaced)"
     )
     load.add_argument("file", help="path (.gz: compressed), or - for standard input")
-    load.set_defaults(handler=run_import)
+    load.set_defaults(handler=run_import, database=CREATES)
 
 
 def run_export(args: argparse.Namespace, settings: Settings) -> int:
-    if settings.is_sqlite and not Path(sqlite_path(settings.database_url)).exists():
-        return _fail(f"no database at {sqlite_path(settings.database_url)}")
     progress = TerminalProgress.for_stream(sys.stderr)
 
     async def export(out: backup_service.Sink) -> dict[str, int]:
@@ -84,8 +82,6 @@ def run_import(args: argparse.Namespace, settings: Settings) -> int:
             await database.shutdown()
 
     try:
-        if settings.is_sqlite:
-            migrate.upgrade(settings.database_url)
         with _input(args.file) as lines:
             counts = asyncio.run(load(lines))
     except (backup_service.BackupError, StorageError, OSError) as exc:

@@ -13,7 +13,6 @@ from eventcal.config import Settings
 from eventcal.domains.accounts import users as user_service
 from eventcal.domains.accounts.credentials import User
 from eventcal.permissions import Role
-from eventcal.storage import migrate
 from eventcal.storage.db import Connection, Database, create_database
 
 ROLES = "|".join(Role)
@@ -63,9 +62,7 @@ def register(commands: Any) -> None:
 
 @asynccontextmanager
 async def _database(settings: Settings) -> AsyncIterator[Database]:
-    """The configured database, open (the embedded one migrated first)."""
-    if settings.is_sqlite:
-        migrate.upgrade(settings.database_url)
+    """The configured database, open (its schema checked by ``eventcal.cli.main``)."""
     database = create_database(settings.database_url)
     await database.startup()
     try:
@@ -76,7 +73,7 @@ async def _database(settings: Settings) -> AsyncIterator[Database]:
 
 @asynccontextmanager
 async def transaction(settings: Settings) -> AsyncIterator[Connection]:
-    """One write transaction on the configured database (the embedded one migrated first)."""
+    """One write transaction on the configured database."""
     async with _database(settings) as database, database.transaction() as conn:
         yield conn
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from eventcal.errors import ApiError, InvalidParams, MissingParams, ServiceUnavailable
 from eventcal.i18n import N_, translate
-from eventcal.storage.db import CommitOutcomeUnknown, DatabaseUnavailable
+from eventcal.storage.db import CommitOutcomeUnknown, DatabaseNotMigrated, DatabaseUnavailable
 
 RETRY_AFTER_SECONDS = "5"
 
@@ -47,6 +47,20 @@ def error_body(error: ApiError, language: str = "en") -> dict[str, Any]:
     return body
 
 
+def not_migrated_error(error: DatabaseNotMigrated) -> ApiError:
+    """503 ``db_not_migrated``: the database answers, but an operator has to migrate it."""
+    return ServiceUnavailable(
+        "db_not_migrated",
+        N_(
+            "The database is not migrated: it is at revision {current}, the code needs "
+            "{needed}. An operator has to run `eventcal migrate`."
+        ),
+        headers={"Retry-After": RETRY_AFTER_SECONDS},
+        current=error.current,
+        needed=error.needed,
+    )
+
+
 def internal_error_body(language: str = "en") -> dict[str, Any]:
     return {
         "code": "internal_server_error",
@@ -61,6 +75,8 @@ def database_error(error: DatabaseUnavailable) -> ApiError:
     """503 for a database out of reach; its own code when a commit's outcome is unknown (a
     message saying nothing was written would then be untrue)."""
     headers = {"Retry-After": RETRY_AFTER_SECONDS}
+    if isinstance(error, DatabaseNotMigrated):
+        return not_migrated_error(error)
     if isinstance(error, CommitOutcomeUnknown):
         return ServiceUnavailable(
             "db_commit_unknown",

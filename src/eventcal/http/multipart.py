@@ -25,12 +25,14 @@ MAX_PART_HEADER_BYTES = 4096
 
 @dataclass(frozen=True, slots=True)
 class Upload:
-    """A file part of a multipart body."""
+    """A file part of a multipart body, or a whole body sent as a file (``disposition`` is
+    then its ``Content-Disposition`` header, which names the file)."""
 
     name: str
     filename: str
     content_type: str
     data: bytes
+    disposition: str | None = None
 
 
 def split_content_type(header: str) -> tuple[str, dict[str, str]]:

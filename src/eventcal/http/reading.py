@@ -33,6 +33,10 @@ from eventcal.http.body import (
 )
 from eventcal.http.multipart import Upload, parse_multipart, split_content_type
 
+RAW_FILE = "file"
+"""The part name a body sent as a file is given (an endpoint that takes files reads the bytes
+of ``Content-Type: image/png`` the way it reads a multipart ``file`` field)."""
+
 
 @dataclass(frozen=True, slots=True)
 class BodyLimits:
@@ -122,10 +126,20 @@ async def read_body(
                 )
                 parsed = Body(form=fields, files=files)
             else:
-                parsed = _parse_simple(b"".join([chunk async for chunk in chunks]), content_type)
+                data = b"".join([chunk async for chunk in chunks])
+                if accepts_files and _is_file_type(content_type):
+                    disposition = request.headers.get("content-disposition", "")
+                    upload = Upload(RAW_FILE, "", media_type, data, disposition)
+                    return Body(files={RAW_FILE: upload})
+                parsed = _parse_simple(data, content_type)
     except TimeoutError:
         raise request_timeout(limits.read_timeout) from None
     return parsed
+
+
+def _is_file_type(content_type: str) -> bool:
+    """A body that is a file itself (``image/png``…), not parameters."""
+    return bool(content_type) and not is_json_type(content_type) and not is_form_type(content_type)
 
 
 def _default_limit(limits: BodyLimits, *, multipart: bool, files: bool) -> int:

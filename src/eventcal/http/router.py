@@ -23,6 +23,7 @@ from starlette.types import Receive, Scope, Send
 from eventcal import logs
 from eventcal.context import NAMESPACE, Site, Urls
 from eventcal.errors import ApiError
+from eventcal.http.access import ERROR_CODE, USER, log_access
 from eventcal.http.args import Arg, Params, parse_args
 from eventcal.http.auth import LogIn, authenticate
 from eventcal.http.body import invalid_utf8_names, not_utf8, parse_query
@@ -50,10 +51,10 @@ from eventcal.http.responses import (
 from eventcal.http.writing import serve_change
 from eventcal.permissions import ANONYMOUS, Actor
 from eventcal.storage.db import Database, DatabaseUnavailable
+from eventcal.storage.itemcache import ItemCache
 from eventcal.timezones import to_local
 
 log = logging.getLogger("eventcal.api")
-access_log = logging.getLogger(logs.ACCESS)
 
 PREFIX = "/" + NAMESPACE
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -160,6 +161,8 @@ class Runtime:
     idempotency_ttl: timedelta = timedelta(hours=24)
     """How long the first response to an ``Idempotency-Key`` is replayed."""
     cache: ResponseCache = field(default_factory=lambda: ResponseCache(32 * 1024 * 1024))
+    items: ItemCache = field(default_factory=lambda: ItemCache(0))
+    """Built items, kept fresh by the change log (``storage/itemcache.py``)."""
     log_in: LogIn = _anonymous_only
     """Checks HTTP Basic credentials (the accounts domain's, with its brute-force limits)."""
     trusted_proxies: tuple[Network, ...] = ()
@@ -203,8 +206,7 @@ class Router:
             response.headers["X-Request-Id"] = rid
             finish_headers(response.headers, request.headers.get("origin"))
             await response(scope, receive, send)
-            if access_log.isEnabledFor(logging.INFO):
-                _log_access(request, response.status, started)
+            log_access(request, response.status, started, self.runtime.trusted_proxies)
         finally:
             logs.request_id.reset(token)
 
@@ -220,12 +222,16 @@ class Router:
         try:
             response = await self._dispatch(request, path, query, envelope, negotiated)
         except ApiError as exc:
+            request.scope[ERROR_CODE] = exc.code
             return _error_response(exc, envelope, negotiated)
         except DatabaseUnavailable as exc:
             log.warning("database unavailable: %s", exc)
-            return _error_response(database_error(exc), envelope, negotiated)
+            error = database_error(exc)
+            request.scope[ERROR_CODE] = error.code
+            return _error_response(error, envelope, negotiated)
         except Exception:
             log.exception("unhandled error on %s %s", request.method, request.scope["path"])
+            request.scope[ERROR_CODE] = "internal_server_error"
             body = internal_error_body(negotiated.language)
             return json_response(body, 500, negotiated.headers())
         response.headers.update(negotiated.headers())
@@ -276,6 +282,7 @@ class Router:
         found = self.match(path.rstrip("/")[len(PREFIX) :])
         runtime = self.runtime
         actor = await authenticate(request, runtime.log_in, runtime.trusted_proxies)
+        request.scope[USER] = actor.login
         headers = dict(NO_CACHE_HEADERS) if not actor.is_anonymous else {}
         if found is None:
             raise _add_headers(no_route(), headers)
@@ -321,10 +328,13 @@ class Router:
             cached = runtime.cache.get(key, version)
             if cached is not None:
                 return send(cached, conditional, head=head)
+            await runtime.items.sync(runtime.database, version)
         database = runtime.database
         context = database.transaction() if endpoint.writes else database.read()
         async with context as conn:
             state = matched.state(query, conn, negotiated.language)
+            if key is not None and not endpoint.writes:
+                state.call.items, state.call.items_epoch = runtime.items, runtime.items.epoch
             params = await parse_args(endpoint.args, query, state)
             reply = await endpoint.handler(state, params)
         if matched.actor.is_anonymous:
@@ -353,16 +363,6 @@ def _cache_key(request: Request, matched: Matched, language: str, site: Site) ->
         matched.urls.rest,
         matched.actor.user_id,
         to_local(matched.now, site.zone).date(),
-    )
-
-
-def _log_access(request: Request, status: int, started: float) -> None:
-    method, path = request.method, request.scope["path"]
-    ms = round((time.perf_counter() - started) * 1000, 2)
-    line = logs.access_line(method, path, status, ms)
-    access_log.info(
-        "request",
-        extra={"method": method, "path": path, "status": status, "ms": ms, "json_line": line},
     )
 
 

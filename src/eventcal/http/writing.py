@@ -49,6 +49,9 @@ async def serve_change(
         replay = await guard.stored(runtime.database)
         if replay is not None:
             return send(replay, None, head=False)
+    # Files are parameters of the endpoints that take them (after the fingerprint, which
+    # digests their bytes); a form field of the same name wins, and its parser refuses it.
+    raw = {**body.files, **raw}
     database = runtime.database
     context = database.transaction() if endpoint.writes else database.read()
     async with context as conn:

@@ -42,14 +42,25 @@ def po_path(language: str) -> Path:
     return LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+TEMPLATE_METHOD = [("web/templates/**.html", "jinja2.ext:babel_extract")]
+"""The calendar pages' templates: their interface text is ``_("…")`` (Jinja2's extractor)."""
+TEMPLATE_KEYWORDS: dict[str, tuple[int, ...] | None] = {"_": None}
+
+
 def extract(package: Path = PACKAGE) -> dict[str, list[str]]:
-    """Message id → where it occurs (``path:line``), for every message of the package."""
+    """Message id → where it occurs (``path:line``), for every message of the package: the
+    Python source and the pages' templates."""
     found: dict[str, list[str]] = {}
-    for filename, lineno, message, _comments, _context in extract_from_dir(
-        str(package), method_map=[("**.py", "python")], keywords=MESSAGE_ARGUMENT
-    ):
-        if isinstance(message, str):
-            found.setdefault(message, []).append(f"{filename}:{lineno}")
+    sources = (
+        ([("**.py", "python")], MESSAGE_ARGUMENT),
+        (TEMPLATE_METHOD, TEMPLATE_KEYWORDS),
+    )
+    for method_map, keywords in sources:
+        for filename, lineno, message, _comments, _context in extract_from_dir(
+            str(package), method_map=method_map, keywords=keywords
+        ):
+            if isinstance(message, str):
+                found.setdefault(message, []).append(f"{filename}:{lineno}")
     return found
 
 

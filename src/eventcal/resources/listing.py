@@ -16,14 +16,17 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+import orjson
 import sqlalchemy as sa
 
 from eventcal.http.args import Arg
 from eventcal.storage.db import Connection, Row
 
 if TYPE_CHECKING:
+    from eventcal.context import Call
     from eventcal.http.args import Params
     from eventcal.http.request import RequestState
+    from eventcal.resources.registry import Registry
     from eventcal.resources.spec import Resource
 
 Condition = Callable[[Any], Sequence[sa.ColumnElement[bool]]]
@@ -125,3 +128,34 @@ def _page_statement(listing: Listing, active: Active, order: Hashable) -> sa.Sel
         .limit(sa.bindparam("limit", type_=sa.Integer))
         .offset(sa.bindparam("offset", type_=sa.Integer))
     )
+
+
+async def count(call: Call, resource: Resource, query: ListQuery) -> int:
+    """The listing's exact total, from the process's item cache when nothing it reads has
+    changed since it was counted (``storage/itemcache.py``; anonymous reads only)."""
+    listing = resource.listing
+    cache = call.items
+    if cache is None or not cache.enabled or not query.cacheable or not call.actor.is_anonymous:
+        return await listing.count(call.conn, query)
+    try:
+        values = orjson.dumps(query.values, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return await listing.count(call.conn, query)
+    key = ("total", resource.name, query.key, values)
+    stamp = cache.stamp(kinds_read(call.registry, resource))
+    found = cache.total(key, stamp)
+    if found is not None:
+        return found
+    total = await listing.count(call.conn, query)
+    cache.put_total(key, stamp, total, call.items_epoch)
+    return total
+
+
+@lru_cache(maxsize=64)
+def kinds_read(registry: Registry, resource: Resource) -> tuple[str, ...]:
+    """The kinds of items a listing's conditions may read: its own, those it links to, and
+    those that link to it."""
+    kinds = {resource.name}
+    kinds.update(registry.target(relation).name for relation in resource.relations)
+    kinds.update(incoming.source.name for incoming in registry.incoming(resource))
+    return tuple(sorted(kinds))

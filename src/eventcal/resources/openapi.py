@@ -61,6 +61,12 @@ def _path_args(route: Route) -> list[Arg]:
 
 
 _PATH_VARIABLE = re.compile(r"{(\w+)}")
+RAW_FILE_SCHEMA = {
+    "type": "string",
+    "format": "binary",
+    "description": "The file itself, named by the header Content-Disposition: attachment; "
+    'filename="poster.jpg" (other fields go in the query string).',
+}
 
 
 def _operation(
@@ -88,13 +94,14 @@ def _operation(
         body_schema: dict[str, Any] = {"type": "object", "properties": properties}
         if required:
             body_schema["required"] = required
-        operation["requestBody"] = {
-            "required": bool(required),
-            "content": {
-                "application/json": {"schema": body_schema},
-                "application/x-www-form-urlencoded": {"schema": body_schema},
-            },
+        content = {
+            "application/json": {"schema": body_schema},
+            "application/x-www-form-urlencoded": {"schema": body_schema},
         }
+        if endpoint.accepts_files:
+            content["multipart/form-data"] = {"schema": body_schema}
+            content["image/*"] = {"schema": RAW_FILE_SCHEMA}
+        operation["requestBody"] = {"required": bool(required), "content": content}
     else:
         parameters += [_parameter(a, "query") for a in other_args]
     if parameters:

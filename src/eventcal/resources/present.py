@@ -14,12 +14,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+import orjson
 import sqlalchemy as sa
 
 from eventcal.resources.spec import ColumnLink, Link, Relation, Resource
 from eventcal.resources.translations import Texts, load_texts
 from eventcal.storage import queries as q
 from eventcal.storage.db import Row, in_values
+
+MEDIA = "media"
+"""How the change log names a media item (an item's image)."""
 
 if TYPE_CHECKING:
     from eventcal.context import Call, Site, Urls
@@ -37,6 +41,12 @@ class Loaded:
     """Related items whose protected content the caller may not see."""
     extra: dict[int, Row] = field(default_factory=dict)
     """More rows of the collection itself, by id (``Resource.also_load``)."""
+    embedded: dict[tuple[str, int, bool, bool], dict[str, Any]] = field(default_factory=dict)
+    """Linked items as already shown, by relation, id, single read and protection: a page of
+    150 events at 20 venues presents each venue once (presenters are functions of the row and
+    of what is loaded, and nothing changes an embedded object afterwards)."""
+    also_loaded: int = 0
+    """How many rows ``also_load`` added (the shown rows' extra dependencies)."""
 
 
 @dataclass(slots=True)
@@ -92,11 +102,23 @@ class Presented:
         ]
 
     def embed(self, relation: str, row: Row) -> list[dict[str, Any]]:
-        """The targets an item links to, each shown as its collection embeds it."""
-        return [
-            (ctx.resource.embed or ctx.resource.present)(linked, ctx)
-            for linked, ctx in self._targets(relation, row)
-        ]
+        """The targets an item links to, each shown as its collection embeds it (once per
+        page: items that link to the same target share its object)."""
+        target = self.call.registry.target(self.resource.relation(relation))
+        show = target.embed or target.present
+        loaded = self.loaded
+        shown = []
+        for linked in loaded.related.get(relation, {}).get(int(row["id"]), []):
+            item_id = int(linked["id"])
+            protected = item_id in loaded.locked
+            key = (relation, item_id, self.single, protected)
+            data = loaded.embedded.get(key)
+            if data is None:
+                ctx = Presented(target, self.call, loaded, single=self.single, protected=protected)
+                data = show(loaded.texts.localize(target.name, linked), ctx)
+                loaded.embedded[key] = data
+            shown.append(data)
+        return shown
 
     def linked_data(self, relation: str, row: Row) -> list[dict[str, Any]]:
         """The schema.org objects of the targets an item links to (what they may show)."""
@@ -179,6 +201,7 @@ async def load(
         if resource.also_load is not None:
             extra = await resource.also_load(call, resource, rows)
             loaded.extra = {int(r["id"]): r for r in [*rows, *extra]}
+            loaded.also_loaded = len(extra)
             shown.extend((resource, r) for r in extra)
     for relation in resource.relations:
         target = call.registry.target(relation)
@@ -213,10 +236,74 @@ async def present_rows(
     context_edit: bool = False,
 ) -> list[dict[str, Any]]:
     """Rows as their collection shows them, protected content blanked for callers who may
-    not see it."""
+    not see it. What an anonymous read shows comes from the process's item cache when it has
+    it (``storage/itemcache.py``); only the rows it lacks are loaded and presented."""
+    cache = call.items
+    if (
+        cache is None
+        or not cache.enabled
+        or password is not None
+        or context_edit
+        or not call.actor.is_anonymous
+        or "revision" not in resource.table.c
+    ):
+        items, _ = await _present(
+            call, resource, rows, single=single, password=password, context_edit=context_edit
+        )
+        return items
+    keys = [
+        (resource.name, int(r["id"]), int(r["revision"]), call.language, call.urls, single)
+        for r in rows
+    ]
+    # Entries are the items' JSON: compact, and every request gets objects of its own.
+    shown: list[dict[str, Any] | None] = [
+        None if (found := cache.get(key)) is None else orjson.loads(found) for key in keys
+    ]
+    missing = [i for i, item in enumerate(shown) if item is None]
+    if missing:
+        built_rows = [rows[i] for i in missing]
+        built, loaded = await _present(
+            call, resource, built_rows, single=single, password=None, context_edit=False
+        )
+        # Items shown with extra rows (a series' rule, its next occurrence, which moves with
+        # the clock) are built every time.
+        keep = not loaded.also_loaded
+        for i, row, item in zip(missing, built_rows, built, strict=True):
+            shown[i] = item
+            if keep:
+                # An exact copy: orjson's output may sit in a much larger buffer.
+                body = bytes(memoryview(orjson.dumps(item)))
+                deps = dependencies(call, resource, row, loaded)
+                cache.put(keys[i], body, deps, len(body), call.items_epoch)
+    return [item for item in shown if item is not None]
+
+
+def dependencies(call: Call, resource: Resource, row: Row, loaded: Loaded) -> list[tuple[str, int]]:
+    """The items an item's representation was built from: itself, what it links to, their
+    media."""
+    item_id = int(row["id"])
+    deps = [(resource.name, item_id)]
+    shown: list[tuple[Resource, Row]] = [(resource, row)]
+    for relation in resource.relations:
+        target = call.registry.target(relation)
+        shown += [(target, t) for t in loaded.related.get(relation.name, {}).get(item_id, [])]
+    deps += [(res.name, int(r["id"])) for res, r in shown[1:]]
+    deps += [(MEDIA, int(r[c])) for res, r in shown if (c := res.image_column) and r[c]]
+    return deps
+
+
+async def _present(
+    call: Call,
+    resource: Resource,
+    rows: Sequence[Row],
+    *,
+    single: bool,
+    password: str | None,
+    context_edit: bool,
+) -> tuple[list[dict[str, Any]], Loaded]:
     loaded = await load(call, resource, rows, password=password, context_edit=context_edit)
     protected = resource.behaviour.protected
-    return [
+    items = [
         resource.present(
             loaded.texts.localize(resource.name, row),
             Presented(
@@ -229,3 +316,4 @@ async def present_rows(
         )
         for row in rows
     ]
+    return items, loaded

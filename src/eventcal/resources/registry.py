@@ -34,7 +34,7 @@ class Registry:
             raise ValueError("two resources share a collection name")
         self._incoming: dict[str, list[Incoming]] = {r.collection: [] for r in self.resources}
         for resource in self.resources:
-            for relation in resource.relations:
+            for relation in (*resource.relations, *resource.refers):
                 if relation.target not in self._by_collection:
                     raise ValueError(
                         f"{resource.collection}.{relation.name} names an unknown collection "

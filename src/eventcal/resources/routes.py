@@ -206,6 +206,7 @@ def routes(resource: Resource) -> list[Route]:
                     success_status=201,
                     writes=True,
                     tag=plural,
+                    accepts_files=resource.accepts_files,
                 ),
             ),
             f"/{plural}",

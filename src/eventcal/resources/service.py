@@ -17,6 +17,7 @@ from eventcal.http.conditional import matches_revision
 from eventcal.http.request import RequestState
 from eventcal.http.responses import Reply
 from eventcal.resources import changes, relations, translations
+from eventcal.resources import listing as listing_totals
 from eventcal.resources.listing import ListQuery
 from eventcal.resources.pagination import Page
 from eventcal.resources.posts.rules import forbidden
@@ -109,7 +110,7 @@ async def list_page(
     query = await listing.prepare(state, params, resource)
     if narrow is not None:
         narrow(query)
-    total = await listing.count(call.conn, query)
+    total = await listing_totals.count(call, resource, query)
     page = Page([], total, query.page, query.per_page, query.link)
     if query.offset < total:
         rows = await listing.rows(call.conn, query)
@@ -192,10 +193,7 @@ async def update(state: RequestState, resource: Resource, row: Row, params: Para
     """Update the fields sent (DEVIATIONS #1); in another language than the default, the text
     fields sent set that language's text."""
     call = state.call
-    if resource.hooks is not None:
-        row = await resource.hooks.target(state, resource, row, params)
-    resource.behaviour.authorize(state, resource, row, UPDATE)
-    require_unchanged(state, row)
+    row = await _target(state, resource, row, params, UPDATE)
     await apply(call, resource, row, sent_fields(resource, params))
     return await _written(call, resource, int(row["id"]))
 
@@ -204,14 +202,13 @@ async def apply(call: Call, resource: Resource, row: Row, sent: Mapping[str, Any
     """Write an update of ``row`` (after its permission checks)."""
     behaviour = resource.behaviour
     item_id = int(row["id"])
-    if call.translating:
-        sent = await _translate(call, resource, row, sent)
-    values = column_values(resource, sent)
+    shared = await _translate(call, resource, row, sent) if call.translating else sent
+    values = column_values(resource, shared)
     if resource.derive is not None:
-        values.update(await resource.derive(call, dict(sent), row))
-    link_columns, links = await relations.resolve(call, resource, sent)
+        values.update(await resource.derive(call, dict(shared), row))
+    link_columns, links = await relations.resolve(call, resource, shared)
     values.update(link_columns)
-    await behaviour.update(call, resource, row, values, sent)
+    await behaviour.update(call, resource, row, values, shared)
     updated = await behaviour.find(call, resource, item_id, lock=False)
     await relations.set_links(
         call,
@@ -227,15 +224,28 @@ async def apply(call: Call, resource: Resource, row: Row, sent: Mapping[str, Any
         await resource.hooks.after_write(call, resource, row, updated, sent)
 
 
+async def _target(
+    state: RequestState, resource: Resource, row: Row, params: Params, write: str
+) -> Row:
+    """The row a write applies to. Permission and ``If-Match`` are checked on the item the URL
+    names, before anything is written; the collection's hooks may then pick another row (a
+    recurring series' ``scope``), whose permission is checked too."""
+    resource.behaviour.authorize(state, resource, row, write)
+    require_unchanged(state, row)
+    if resource.hooks is None:
+        return row
+    target = await resource.hooks.target(state, resource, row, params)
+    if target is not row:
+        resource.behaviour.authorize(state, resource, target, write)
+    return target
+
+
 async def delete(state: RequestState, resource: Resource, row: Row, params: Params) -> Reply:
     """``DELETE``: the collection's delete (posts go to the trash; terms are deleted for
     good and answer with the term as it was)."""
     call = state.call
     behaviour = resource.behaviour
-    if resource.hooks is not None:
-        row = await resource.hooks.target(state, resource, row, params)
-    behaviour.authorize(state, resource, row, DELETE)
-    require_unchanged(state, row)
+    row = await _target(state, resource, row, params, DELETE)
     if resource.hooks is not None:
         answered = await resource.hooks.delete(state, resource, row, params)
         if answered is not None:

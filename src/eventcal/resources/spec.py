@@ -77,6 +77,8 @@ class Field:
     schema: Mapping[str, Any] | None = None
     nullable: bool = False
     """JSON ``null`` is a value of the field (it clears it), not an absent field."""
+    create_only: bool = False
+    """Only a create takes it (an upload's file)."""
 
     def arg(self, *, create: bool) -> Arg:
         """The field's write argument (on update nothing is required, and a translated text
@@ -193,7 +195,8 @@ class Hooks(Protocol):
         self, state: RequestState, resource: Resource, row: Row, params: Params
     ) -> Row:
         """The row an update or delete of ``row`` applies to (an occurrence's series, or the
-        new half of a split), before any permission check."""
+        new half of a split), after ``row``'s permission and ``If-Match`` checks; the row
+        returned is checked for permission too."""
 
     async def after_write(
         self,
@@ -203,7 +206,8 @@ class Hooks(Protocol):
         after: Row,
         sent: Mapping[str, Any],
     ) -> None:
-        """After a create (``before`` None) or an update, links and translations written."""
+        """After a create (``before`` None) or an update, links and translations written;
+        ``sent`` holds every field sent, translated ones too (written in ``call.translating``)."""
 
     async def delete(
         self, state: RequestState, resource: Resource, row: Row, params: Params
@@ -289,6 +293,12 @@ class Resource:
     """OpenAPI summaries the collection words itself (keys of ``routes.Summaries``)."""
     archive_schema: str = ""
     """The OpenAPI component of the archive (default: ``{schema}Archive``)."""
+    refers: tuple[Relation, ...] = ()
+    """Relations a field keeps in its own columns (the featured image's ``image_id``): the
+    pipeline neither writes nor loads them, but the registry knows them, so the target finds
+    the items that point at it (a media item in use)."""
+    accepts_files: bool = False
+    """Creates take a file (an upload): the body itself or a multipart file part."""
 
     def __post_init__(self) -> None:
         if not self.plural:
@@ -313,7 +323,7 @@ class Resource:
         return tuple(f.arg(create=True) for f in self.fields)
 
     def update_args(self) -> tuple[Arg, ...]:
-        return tuple(f.arg(create=False) for f in self.fields)
+        return tuple(f.arg(create=False) for f in self.fields if not f.create_only)
 
     def counted(self, row: Row | None) -> bool:
         """Whether the item counts in its targets' counts (term counts)."""

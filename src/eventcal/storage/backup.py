@@ -10,7 +10,8 @@ The file (format version 1) is UTF-8 text, one JSON object per line:
   column; tables in foreign-key order (:data:`TABLES`), each in primary-key order.
 
 Values: ``*_at`` columns are ISO 8601 instants with their offset (UTC), ``*_local`` columns
-naive ISO 8601 wall-clock times, booleans are booleans, everything else is as stored.
+naive ISO 8601 wall-clock times, booleans are booleans, bytes (``media_file.data``, an uploaded
+file) base64 text, everything else is as stored.
 
 Users' application passwords (argon2 hashes: plaintext is never stored) are written only with
 ``with_secrets``; without them, imported users cannot log in until they are given a password.
@@ -41,6 +42,7 @@ from eventcal.storage.tables import (
     event_organizer,
     event_term,
     media,
+    media_file,
     organizer,
     post,
     term,
@@ -55,6 +57,7 @@ TABLES = (
     app_user,
     app_password,
     media,
+    media_file,
     venue,
     organizer,
     term,
@@ -78,6 +81,9 @@ NOT_EXPORTED = {
 
 BATCH_ROWS = 1000
 """Rows per statement on import (``execute_many``)."""
+BLOB_TABLES = {media_file.name: 8}
+"""Tables of large rows (a file's bytes, up to the upload limit each), read and written this
+many rows at a time, so memory stays bounded by a few files."""
 TRANSACTION_ROWS = 10_000
 """Rows per import transaction: a bounded amount of work to redo, locks held briefly."""
 
@@ -130,7 +136,7 @@ async def export_data(
             prefix = b'{"table":' + orjson.dumps(name) + b',"row":'
             done = 0
             progress(name, done, counts[name])
-            async for rows in bulk.pages(conn, tbl):
+            async for rows in bulk.pages(conn, tbl, BLOB_TABLES.get(name, bulk.PAGE_SIZE)):
                 out.write(
                     b"".join(prefix + orjson.dumps(encode_row(tbl, r)) + b"}\n" for r in rows)
                 )
@@ -243,7 +249,8 @@ class _Reader:
                 row = decode_row(tbl, values)
             except ValueError as exc:
                 raise BackupError(f"line {number}: {exc}") from None
-            if batch is None or batch.table is not tbl or len(batch.rows) >= BATCH_ROWS:
+            limit = BLOB_TABLES.get(name, BATCH_ROWS)
+            if batch is None or batch.table is not tbl or len(batch.rows) >= limit:
                 if batch is not None:
                     yield batch
                 batch = _Batch(tbl, [], number, number)

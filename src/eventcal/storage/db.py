@@ -69,6 +69,19 @@ class DatabaseUnavailable(StorageError):
     """The database cannot be reached."""
 
 
+class DatabaseNotMigrated(DatabaseUnavailable):
+    """The database answers but its schema is older than the code (``eventcal migrate`` has
+    not been run): nothing can be served until an operator migrates it."""
+
+    def __init__(self, current: str | None, needed: str) -> None:
+        self.current = current or "none"
+        self.needed = needed
+        super().__init__(
+            f"database not migrated: at revision {self.current}, the code needs {needed}; "
+            "run `eventcal migrate`"
+        )
+
+
 class CommitOutcomeUnknown(DatabaseUnavailable):
     """The connection broke while ``COMMIT`` was under way: the server may have committed the
     transaction before it went, or not. Only reading again (or an idempotency key) can tell."""

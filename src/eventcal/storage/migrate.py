@@ -7,18 +7,49 @@ memory per worker).
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from eventcal.storage.db import postgres_dsn, sqlite_path
+from eventcal.storage.db import DatabaseNotMigrated, postgres_dsn, sqlite_path
 
 if TYPE_CHECKING:
     from alembic.config import Config
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-SCHEMA_REVISION = "0012"
+SCHEMA_REVISION = "0013_media"
 """The schema revision this code needs: the newest migration (a test checks it is Alembic's
 head, so a new migration cannot forget it)."""
+
+
+log = logging.getLogger("eventcal.storage")
+
+MIGRATION_LOCK = 0x6576656E7463616C
+"""The PostgreSQL advisory lock ``eventcal migrate`` holds while it migrates ("eventcal")."""
+
+
+def is_behind(current: str | None) -> bool:
+    """The schema at ``current`` is older than the code needs (or absent, or unknown)."""
+    if current == SCHEMA_REVISION:
+        return False
+    if current is None or not current.isdigit():
+        return True
+    return int(current) < int(SCHEMA_REVISION)
+
+
+def require(current: str | None) -> None:
+    """Refuse a schema older than the code (:class:`DatabaseNotMigrated`). A newer one is
+    accepted with a warning: during a rolling upgrade the new code migrates the database while
+    the old one still serves (migrations only add, docs/deployment.md)."""
+    if is_behind(current):
+        raise DatabaseNotMigrated(current, SCHEMA_REVISION)
+    if current != SCHEMA_REVISION:
+        log.warning(
+            "the database is at revision %s, newer than this code's %s: serving it anyway "
+            "(rolling upgrade)",
+            current,
+            SCHEMA_REVISION,
+        )
 
 
 def sqlalchemy_url(database_url: str) -> str:
@@ -77,10 +108,13 @@ def current_revision_sqlite(path: str) -> str | None:
 
 
 __all__ = [
+    "MIGRATION_LOCK",
     "SCHEMA_REVISION",
     "alembic_config",
     "current_revision_sqlite",
     "downgrade",
     "head_revision",
+    "is_behind",
+    "require",
     "upgrade",
 ]

@@ -14,6 +14,7 @@ from sqlalchemy.dialects import postgresql as pg_dialects
 from sqlalchemy.sql.expression import Executable
 
 from eventcal.storage import changes as change_log
+from eventcal.storage import migrate
 from eventcal.storage.db import (
     CommitOutcomeUnknown,
     Connection,
@@ -175,6 +176,27 @@ class PostgresDatabase(Database):
                 if _connection_lost(exc):
                     raise DatabaseUnavailable(str(exc)) from exc
                 raise
+            try:
+                migrate.require(await self.schema_revision())
+            except BaseException:
+                # Checked again on the next use: the operator may migrate meanwhile.
+                pool, self._pool = self._pool, None
+                await pool.close()
+                raise
+
+    async def schema_revision(self) -> str | None:
+        """The revision the database is at (None when it has no schema yet)."""
+        import asyncpg
+
+        async with self.read() as conn:
+            raw = conn.raw  # type: ignore[attr-defined]
+            try:
+                value = await raw.fetchval("SELECT version_num FROM alembic_version")
+            except asyncpg.UndefinedTableError:
+                return None
+            except Exception as exc:
+                raise _pg_error(exc, raw) from exc
+        return None if value is None else str(value)
 
     async def shutdown(self) -> None:
         if self._pool is not None:

@@ -79,7 +79,46 @@ media = sa.Table(
     sa.Column("height", sa.Integer, nullable=True),
     sa.Column("filesize", sa.Integer, nullable=True),
     sa.Column("created_at", UtcDateTime, nullable=False),
+    # Uploaded items (issue 16); imported ones leave these at their defaults.
+    sa.Column(
+        "author_id", sa.Integer, sa.ForeignKey("app_user.id", ondelete="SET NULL"), nullable=True
+    ),
+    sa.Column(
+        "parent_id", sa.Integer, sa.ForeignKey("post.id", ondelete="SET NULL"), nullable=True
+    ),
+    sa.Column("title", sa.Text, nullable=False, server_default=""),
+    sa.Column("alt_text", sa.Text, nullable=False, server_default=""),
+    sa.Column("caption", sa.Text, nullable=False, server_default=""),
+    sa.Column("file_name", sa.String(255), nullable=False, server_default=""),
+    # The renditions' details as JSON ({"thumbnail": {"width": …, "url": …}, …}): shown with
+    # every image without a second query.
+    sa.Column("sizes", sa.Text, nullable=True),
+    sa.Column("modified_at", UtcDateTime, nullable=True),
+    sa.Column("revision", sa.Integer, nullable=False, server_default="1"),
     sa.Index(None, "url"),
+    sa.Index(None, "created_at", "id"),
+    sa.Index(None, "parent_id"),
+    sa.Index(None, "mime_type"),
+)
+
+media_file = sa.Table(
+    "media_file",
+    metadata,
+    # The bytes of an uploaded item, one row per size (``full``, ``thumbnail``…); deleting the
+    # item deletes them.
+    sa.Column(
+        "media_id",
+        sa.Integer,
+        sa.ForeignKey("media.id", ondelete="CASCADE"),
+        primary_key=True,
+        autoincrement=False,
+    ),
+    sa.Column("size", sa.String(16), primary_key=True),
+    sa.Column("hash", sa.String(64), nullable=False),
+    sa.Column("name", sa.String(255), nullable=False),
+    sa.Column("mime_type", sa.String(100), nullable=False),
+    sa.Column("data", sa.LargeBinary, nullable=False),
+    sa.Index(None, "hash", unique=True),
 )
 
 
@@ -132,6 +171,7 @@ venue = sa.Table(
     sa.Column("latitude", sa.Float, nullable=True),
     sa.Column("longitude", sa.Float, nullable=True),
     sa.Index(None, "slug"),
+    sa.Index(None, "image_id"),
     sa.Index(None, "status", "published_at"),
     sa.Index(
         "uq_venue_live_slug",
@@ -150,6 +190,7 @@ organizer = sa.Table(
     sa.Column("website", sa.Text, nullable=False, server_default=""),
     sa.Column("email", sa.Text, nullable=False, server_default=""),
     sa.Index(None, "slug"),
+    sa.Index(None, "image_id"),
     sa.Index(None, "status", "published_at"),
     sa.Index(
         "uq_organizer_live_slug",
@@ -210,6 +251,7 @@ event = sa.Table(
     # The listing's total counts the events ending on the window's last day through this one.
     sa.Index("ix_event_listing_end", "status", "hide_from_listings", "end_at", "start_at"),
     sa.Index(None, "slug"),
+    sa.Index(None, "image_id"),
     sa.Index(None, "venue_id"),
     sa.Index(None, "parent_id"),
     sa.Index(None, "featured", "start_at"),

@@ -150,12 +150,20 @@ FIELDS = (
     ),
     Field(
         "recurrence",
-        "The event repeats: RFC 5545 lines (RRULE, RDATE, EXDATE), as Google Calendar's API "
-        "takes them; the event's dates are the first occurrence. [] or null: a single event",
+        "The event repeats: RFC 5545 lines, as Google Calendar's API takes them (a list of "
+        "strings, or one string of lines): one RRULE (FREQ=DAILY, WEEKLY, MONTHLY or YEARLY; "
+        "INTERVAL, COUNT or UNTIL, BYDAY with ordinals such as -1FR, BYMONTHDAY, BYMONTH, "
+        "BYSETPOS, WKST), RDATE and EXDATE lines (dates or date-times, with or without TZID). "
+        "The event's dates are the first occurrence; each occurrence keeps its wall-clock time "
+        "in the event's timezone. [] or null: a single event",
         series.lines,
         type="array",
         items={"type": "string"},
         nullable=True,
+        schema={
+            "oneOf": [{"type": "array", "items": {"type": "string"}}, {"type": "string"}],
+            "nullable": True,
+        },
     ),
 )
 
@@ -198,6 +206,7 @@ EVENTS = Resource(
     more_routes=listing.occurrence_routes,
     upkeep=series.extend,
     image_column="image_id",
+    refers=(post.image_relation(event),),
     components={**COMPONENTS, "EventArchive": post_archive("events", "Event")},
     summaries={
         "list": "List events: the default window is from yesterday to two years ahead.",

@@ -434,7 +434,9 @@ def occurrence_routes(resource: Resource) -> list[Route]:
                     ("GET",),
                     list_occurrences,
                     (path_arg("id", "the event post ID", "integer"), *OCCURRENCE_ARGS),
-                    summary=list_occurrences.__doc__ or "",
+                    summary="The occurrences of a recurring event (by its series' id or one "
+                    "occurrence's id) in a window (start_date, end_date), paged, in start order; "
+                    "status filters them as in the events listing.",
                     responses={400: "Not a recurring event", 404: "No such event"},
                     response_schema=ref("EventArchive"),
                     tag=resource.collection,

@@ -69,6 +69,31 @@ PROPERTIES: dict[str, Any] = {
         "not see a protected event's content).",
     },
     "translations": {"type": "array", "items": STRING},
+    "recurrence": {
+        "type": "array",
+        "items": STRING,
+        "description": "The series' rule as RFC 5545 lines (RRULE, RDATE, EXDATE), normalised; "
+        "the same on every occurrence of the series; [] for a single event.",
+    },
+    "recurrence_text": {
+        "type": "string",
+        "description": "The rule in a sentence in the request's language (\"Every 2 weeks on "
+        'Tuesday and Thursday, 10 times"); empty for a single event.',
+    },
+    "series_id": nullable(
+        {
+            "type": "integer",
+            "description": "The series' id (GET /events/{series_id} reads the series as its "
+            "next occurrence); null for a single event.",
+        }
+    ),
+    "occurrence_start": nullable(
+        {
+            "type": "string",
+            "description": "The occurrence's original start in the event's zone (what the rule "
+            "made it, also when it was moved alone); null for a single event.",
+        }
+    ),
 }
 REQUIRED = [k for k in PROPERTIES if k != "json_ld"]
 

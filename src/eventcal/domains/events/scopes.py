@@ -73,10 +73,10 @@ class SeriesHooks:
         )
         if master is None:
             return row
-        if scope == "all" or state.method == "DELETE":
-            return master if scope == "all" else row
-        if as_local(row["occurrence_start"]) == as_local(master["start_local"]):
+        if scope == "all" or as_local(row["occurrence_start"]) == as_local(master["start_local"]):
             return master  # from the first occurrence on: the whole series
+        if state.method == "DELETE":
+            return row
         return await split(call, resource, master, row)
 
     async def after_write(
@@ -142,8 +142,12 @@ class SeriesHooks:
 
 
 async def _override(call: Call, row: Row, sent: Mapping[str, Any]) -> None:
-    """Fields written to one occurrence stay its own when the series is edited later."""
-    fields = series.overrides(row) | (set(sent) - series.SERIES_FIELDS)
+    """Fields written to one occurrence stay its own when the series is edited later (a
+    text written in another language than the default: in that language only)."""
+    fields = (
+        series.overrides(row)
+        | {series.overridden(name, call.translating) for name in sent} - series.SERIES_FIELDS
+    )
     value = ",".join(sorted(fields))
     if value != row["overrides"]:
         await call.conn.execute(SET_OVERRIDES, {"row_id": int(row["id"]), "overrides": value})

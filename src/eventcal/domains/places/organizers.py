@@ -164,6 +164,7 @@ ORGANIZERS = Resource(
     ),
     twin=common.find_twin,
     image_column="image_id",
+    refers=(post.image_relation(organizer),),
     reference=common.LinkedPosts(),
     components={"Organizer": SCHEMA, "OrganizerArchive": post_archive("organizers", "Organizer")},
     summaries={"delete": "Move an organizer to the trash and unlink it from its events."},

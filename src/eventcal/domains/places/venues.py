@@ -271,6 +271,7 @@ VENUES = Resource(
     derive=state_province,
     twin=common.find_twin,
     image_column="image_id",
+    refers=(post.image_relation(venue),),
     reference=common.LinkedPosts(),
     components={"Venue": SCHEMA, "VenueArchive": post_archive("venues", "Venue")},
     summaries={"delete": "Move a venue to the trash and unlink it from its events."},

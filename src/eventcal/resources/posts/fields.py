@@ -14,7 +14,7 @@ from eventcal.resources import parsers
 from eventcal.resources.images import ImageRef, resolve_image
 from eventcal.resources.listing import Condition, ListQuery
 from eventcal.resources.posts import rules
-from eventcal.resources.spec import Field
+from eventcal.resources.spec import ColumnLink, Field, Relation
 from eventcal.storage.db import in_values
 
 POST_STATUSES = ("publish", "future", "draft", "pending", "private", "trash")
@@ -47,6 +47,11 @@ async def image(value: Any, state: RequestState) -> ImageRef:
 
 def _image_columns(ref: ImageRef) -> dict[str, Any]:
     return {"image_id": ref.image_id, "image_url": ref.image_url}
+
+
+def image_relation(table: sa.Table) -> Relation:
+    """The featured image as a relation to the media collection (``Resource.refers``)."""
+    return Relation("image", "media", ColumnLink(table.c.image_id))
 
 
 def author(label: str, default: Any = MISSING) -> Field:

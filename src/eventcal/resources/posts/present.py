@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from datetime import tzinfo
 from typing import Any
 
+import orjson
+
 from eventcal.context import Urls
 from eventcal.resources.dates import ZERO_DATE, format_datetime
 from eventcal.storage.db import Row, as_utc
@@ -57,7 +59,8 @@ def post_url(urls: Urls, kind: str, wp_type: str, row: Row) -> str:
 
 
 def image_json(row: Row, media: Mapping[int, Row]) -> dict[str, Any] | bool:
-    """``false`` or ``{url, id, extension, width, height, filesize}`` without empty values."""
+    """``false`` or ``{url, id, extension, width, height, filesize, sizes}`` without empty
+    values."""
     image_id = row["image_id"]
     if image_id:
         item = media.get(image_id)
@@ -66,6 +69,8 @@ def image_json(row: Row, media: Mapping[int, Row]) -> dict[str, Any] | bool:
             for key in ("extension", "width", "height", "filesize"):
                 if item[key]:
                     data[key] = item[key]
+            if item["sizes"]:
+                data["sizes"] = orjson.loads(item["sizes"])
             return data
     url = row["image_url"]
     if url:

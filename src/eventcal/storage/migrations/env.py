@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 
 from alembic import context
-from sqlalchemy import pool
+from sqlalchemy import pool, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import async_engine_from_config
 
+from eventcal.storage.migrate import MIGRATION_LOCK
 from eventcal.storage.tables import in_schema, metadata
 
 config = context.config
@@ -24,6 +25,10 @@ def _run(connection: Connection) -> None:
         include_object=in_schema(connection.dialect.name),
     )
     with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            # `eventcal migrate && eventcal serve` in every container: the first one migrates,
+            # the others wait here and then find nothing left to do.
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         context.run_migrations()
 
 

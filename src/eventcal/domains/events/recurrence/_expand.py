@@ -146,8 +146,28 @@ def _too_many(limit: int, until: datetime) -> RecurrenceError:
     )
 
 
+_RECENT: dict[tuple[Rule, datetime], list[tuple[datetime, datetime]]] = {}
+"""The last few complete expansions: a write checks the rule's limit, then materialises the
+same rule up to the same horizon (the same list, so it is computed once)."""
+RECENT_SIZE = 8
+
+
 def _starts(rule: Rule, until: datetime, limit: int | None) -> list[tuple[datetime, datetime]]:
-    """(instant, original) of the occurrences starting before ``until``, by instant."""
+    """(instant, original) of the occurrences starting before ``until``, by instant (a
+    complete expansion is the same whatever ``limit`` was: it is remembered)."""
+    key = (rule, until)
+    known = _RECENT.get(key)
+    if known is None:
+        known = _expansion(rule, until, limit)
+        if len(_RECENT) >= RECENT_SIZE:
+            del _RECENT[next(iter(_RECENT))]
+        _RECENT[key] = known
+    if limit is not None and len(known) > limit:
+        raise _too_many(limit, until)
+    return known
+
+
+def _expansion(rule: Rule, until: datetime, limit: int | None) -> list[tuple[datetime, datetime]]:
     excluded = _excluded(rule)
     found: dict[datetime, datetime] = {}
     for original in rule_set(rule, nominal_bound(until, rule.zone)):
