@@ -332,7 +332,7 @@ def test_delete_moves_to_the_trash(api: Api, kind: Kind, route: str, role: str) 
 def test_force_deletes_for_good_with_the_delete_permission(
     api: Api, kind: Kind, route: str
 ) -> None:
-    """docs/deviations.md A33 (issue 14): `force` deletes for good, as wp/v2 (recording 286
+    """docs/deviations.md E1 (issue 14): `force` deletes for good, as wp/v2 (recording 286
     only trashed); without the delete permission nothing changes."""
     items = seed(api, kind, "contributor")
     target = items["other publish"]

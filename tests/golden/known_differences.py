@@ -65,7 +65,7 @@ REASONS = (
     "errors); data.params and the top-level message are the original's"
 )
 FORCE = (
-    "docs/deviations.md A33: DELETE ?force=true deletes for good, answering {deleted, previous} "
+    "docs/deviations.md E1: DELETE ?force=true deletes for good, answering {deleted, previous} "
     "as wp/v2 (the original only trashed); later exchanges no longer find the item"
 )
 UNKNOWN_TERM = (

@@ -250,7 +250,7 @@ async def delete(state: RequestState, resource: Resource, row: Row, params: Para
         answered = await resource.hooks.delete(state, resource, row, params)
         if answered is not None:
             return answered
-    force = bool(params.get("force"))
+    force = resource.force_delete and bool(params.get("force"))
     trash = None if force else behaviour.trash_values(resource, row)
     if trash is not None:
         await apply(call, resource, row, trash)
