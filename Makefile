@@ -35,7 +35,7 @@ unit: $(STAMP) browser-deps
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 ## What the browser tests (tests/browser) need beside Python: Debian's Chromium, and axe-core from
-## the npm registry (package-lock.json). Installed when missing; without them the browser tests are
+## the npm registry (package-lock.json; also the client generator and tsc of tests/docs/test_clients.py). Installed when missing; without them the browser tests are
 ## skipped, unless EVENTCAL_REQUIRE_BROWSER=1 (CI) makes that a failure. `make serve` needs neither.
 browser-deps:
 	@if [ ! -x $(CHROMIUM) ]; then \
@@ -47,7 +47,7 @@ browser-deps:
 	         "Install it as root with: apt-get install chromium"; \
 	  fi; \
 	fi
-	@if [ ! -f node_modules/axe-core/axe.min.js ]; then \
+	@if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then \
 	  if command -v npm >/dev/null; then \
 	    npm ci --no-audit --no-fund; \
 	  else \

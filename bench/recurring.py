@@ -20,7 +20,8 @@ import statistics
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from datetime import datetime
+from dataclasses import replace
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,8 @@ async def _populate(url: str, *, series: int, singles: int) -> tuple[int, int]:
     await database.startup()
     try:
         pools = await seed.create_pools(database, site, 200, rng)
-        specs = seed.generate_events(pools, singles + series, datetime.now(site.zone), rng)
+        today = datetime.now(site.zone)
+        specs = seed.generate_events(pools, singles + series, today, rng)
         if singles:
             await seed.seed_events_fast(database, pools, specs, total=singles, batch=20_000)
         actor = Actor(user_id=pools.admin_id, role=Role.ADMINISTRATOR, login=seed.ADMIN_LOGIN)
@@ -59,7 +61,12 @@ async def _populate(url: str, *, series: int, singles: int) -> tuple[int, int]:
             async with database.transaction() as conn:
                 call = seed.make_call(conn, actor, site)
                 for _ in range(min(50, series - start)):
-                    fields = {**seed.event_input(next(specs)), "recurrence": WEEKLY}
+                    spec = next(specs)
+                    # Starting within a week, so each series fills the 24 months (~104 each).
+                    first = spec.start.replace(year=today.year, month=today.month, day=today.day)
+                    moved = first + timedelta(days=rng.randint(1, 7))
+                    spec = replace(spec, start=moved, end=moved + (spec.end - spec.start))
+                    fields = {**seed.event_input(spec), "recurrence": WEEKLY}
                     await service.insert_item(call, REGISTRY["events"], fields)
         async with database.read() as conn:
             listed = int(await conn.scalar(LISTED))

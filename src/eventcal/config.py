@@ -59,6 +59,8 @@ class Settings:
     """Occurrences of recurring series are stored this many months ahead."""
     recurrence_max_occurrences: int = 10_000
     """A recurrence rule that makes more occurrences within the horizon is refused (400)."""
+    feed_max_events: int = 2000
+    """The most events one iCalendar feed holds; a feed matching more is refused (400)."""
     trusted_proxies: tuple[str, ...] = ()
     """Addresses or networks of the proxies in front of the service: only requests coming from
     them have their client address taken from ``X-Forwarded-For``."""
@@ -143,6 +145,8 @@ class Settings:
             raise ConfigError("EVENTCAL_RECURRENCE_HORIZON_MONTHS must be between 1 and 120")
         if not 1 <= self.recurrence_max_occurrences <= 100_000:
             raise ConfigError("EVENTCAL_RECURRENCE_MAX_OCCURRENCES must be between 1 and 100000")
+        if not 1 <= self.feed_max_events <= 100_000:
+            raise ConfigError("EVENTCAL_FEED_MAX_EVENTS must be between 1 and 100000")
         if not 0 <= self.login_failure_delay_ms <= 60_000:
             raise ConfigError("EVENTCAL_LOGIN_FAILURE_DELAY_MS must be between 0 and 60000")
         self._validate_limits()
@@ -215,6 +219,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         login_failure_delay_ms=_int(source, "EVENTCAL_LOGIN_FAILURE_DELAY_MS", 500),
         recurrence_horizon_months=_int(source, "EVENTCAL_RECURRENCE_HORIZON_MONTHS", 24),
         recurrence_max_occurrences=_int(source, "EVENTCAL_RECURRENCE_MAX_OCCURRENCES", 10_000),
+        feed_max_events=_int(source, "EVENTCAL_FEED_MAX_EVENTS", 2000),
         trusted_proxies=tuple(
             p.strip() for p in source.get("EVENTCAL_TRUSTED_PROXIES", "").split(",") if p.strip()
         ),

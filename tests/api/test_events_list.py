@@ -49,7 +49,15 @@ def test_default_listing_window_totals_headers_and_links(api: Api) -> None:
     response = api.get(f"{NS}/events?per_page=5")
     assert response.status_code == 200
     body = response.json()
-    assert list(body) == ["events", "rest_url", "next_rest_url", "total", "total_pages"]
+    assert list(body) == [
+        "events",
+        "rest_url",
+        "next_rest_url",
+        "total",
+        "total_pages",
+        "ical_url",
+        "webcal_url",
+    ]
     assert [e["id"] for e in body["events"]] == ids[:5]
     assert past not in listed(response) and far not in listed(response)
     assert (body["total"], body["total_pages"]) == (12, 3)

@@ -121,6 +121,7 @@ def test_full_event_object_has_every_key_with_the_original_types(api: Api) -> No
         "occurrence_start",
         "json_ld",
         "translations",
+        "ical_url",
     ]
     event_id = ids["event"]
     assert body["id"] == event_id

@@ -615,7 +615,7 @@ def _urls(value: Any) -> list[str]:
 
 def _urls_of(body: dict[str, Any]) -> dict[str, Any]:
     """The URL-bearing keys of an object (they differ between the two forms)."""
-    keys = ("url", "rest_url", "urls", "website", "json_ld", "categories", "tags")
+    keys = ("url", "rest_url", "urls", "website", "json_ld", "categories", "tags", "ical_url")
     return {k: v for k, v in body.items() if k in keys}
 
 

@@ -86,8 +86,21 @@ def test_the_tour_runs_top_to_bottom_on_a_new_database(tmp_path: Path) -> None:
     assert "event-no-longer-available" in trashed.body
     by_call = {(a.method, a.url.removeprefix(base)): a for a in found}
     ns = "/cal/events/v1"
-    created = orjson.loads(by_call[("POST", f"{ns}/events")].body)
-    assert created["title"] == "Gala"  # the second create (the first was the jazz night)
+    creates = [a for a in found if (a.method, a.url.removeprefix(base)) == ("POST", f"{ns}/events")]
+    titles = [orjson.loads(a.body)["title"] for a in creates]
+    assert titles == ["Jazz night", "Gala", "Yoga class"]
+    classes = orjson.loads(
+        by_call[("GET", f"{ns}/events?search=yoga&translation_language=de")].body
+    )
+    assert [e["title"] for e in classes["events"]] == [
+        "Yogakurs",
+        "Yogakurs (19 Uhr)",
+        *["Yogakurs"] * 3,
+    ]
+    assert [e["start_date"][11:16] for e in classes["events"]] == ["18:00", "19:00", *["18:00"] * 3]
+    assert {e["recurrence_text"] for e in classes["events"]} == {
+        "Wöchentlich am Dienstag, 6-mal; 1 Termin ausgenommen"
+    }
     german = orjson.loads(by_call[("GET", f"{ns}/events/1?translation_language=de")].body)
     assert (german["title"], german["translations"]) == ("Jazznacht", ["en", "de"])
     spanish = orjson.loads(by_call[("GET", f"{ns}/events/1?translation_language=es")].body)

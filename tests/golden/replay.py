@@ -402,6 +402,30 @@ ADDED_KEYS: dict[str, Any] = {
 }
 """Keys we add to the original's objects, with their value for content in the default language
 only (everything the recordings create)."""
+ADDED_URLS = ("ical_url", "webcal_url")
+"""URLs we add to event objects and archives: checked against the recorded object's
+``rest_url`` and the recorded request's query."""
+FEED_DROPPED = ("page", "per_page")
+
+
+def added_url(key: str, value: Any, recorded: dict[str, Any], request_query: str) -> bool:
+    """``ical_url``/``webcal_url``: the recorded ``rest_url``'s path with ``.ics`` (an archive's
+    ``events/`` becomes ``events.ics``), carrying an archive request's parameters as sent,
+    without paging; ``webcal_url`` is the same URL with the ``webcal`` scheme."""
+    rest = recorded.get("rest_url")
+    if not isinstance(rest, str) or not isinstance(value, str):
+        return False
+    if key == "webcal_url":
+        if not value.startswith("webcal://"):
+            return False
+        value = normalise(urlsplit(PUBLIC_URL).scheme + value[len("webcal") :])
+    archive = urlsplit(rest).path.endswith("/")
+    ours = urlsplit(value)
+    if ours.path != urlsplit(rest).path.rstrip("/") + ".ics":
+        return False
+    sent = parse_qsl(request_query, keep_blank_values=True) if archive else []
+    wanted = [(k, v) for k, v in sent if k not in FEED_DROPPED and not k.startswith("_")]
+    return parse_qsl(ours.query, keep_blank_values=True) == wanted
 
 
 def normalise(value: Any) -> Any:
@@ -450,7 +474,9 @@ def _identified(items: list[Any]) -> bool:
     return bool(items) and all(isinstance(i, dict) and isinstance(i.get("id"), int) for i in items)
 
 
-def compare(expected: Any, actual: Any, path: str, result: Comparison) -> None:
+def compare(
+    expected: Any, actual: Any, path: str, result: Comparison, request_query: str = ""
+) -> None:
     """Structural comparison with the normalisations the README names (volatile dates, URLs
     compared by path and page, JSON-LD by presence, WordPress-internal ``_links`` ignored)."""
     if isinstance(expected, dict) and isinstance(actual, dict):
@@ -460,6 +486,9 @@ def compare(expected: Any, actual: Any, path: str, result: Comparison) -> None:
                 continue
             if key not in actual:
                 result.add(child, expected[key], "<missing>")
+            elif key not in expected and key in ADDED_URLS:
+                if not added_url(key, actual[key], expected, request_query):
+                    result.add(child, "<missing>", actual[key])
             elif key not in expected:
                 # Our additions (docs/deviations.md) must hold what untranslated content has.
                 if ADDED_KEYS.get(key, object()) != actual[key]:
@@ -472,7 +501,7 @@ def compare(expected: Any, actual: Any, path: str, result: Comparison) -> None:
                 if _url_shape(expected[key]) != _url_shape(actual[key]):
                     result.add(child, expected[key], actual[key])
             else:
-                compare(expected[key], actual[key], child, result)
+                compare(expected[key], actual[key], child, result, request_query)
         return
     if isinstance(expected, list) and isinstance(actual, list):
         if _identified(expected) and _identified(actual):
@@ -484,12 +513,14 @@ def compare(expected: Any, actual: Any, path: str, result: Comparison) -> None:
             ours = {item["id"]: item for item in actual}
             for item in expected:
                 if item["id"] in ours:
-                    compare(item, ours[item["id"]], f"{path}[id={item['id']}]", result)
+                    compare(
+                        item, ours[item["id"]], f"{path}[id={item['id']}]", result, request_query
+                    )
             return
         if len(expected) != len(actual):
             result.add(f"{path}[len]", len(expected), len(actual))
         for i, (e, a) in enumerate(zip(expected, actual, strict=False)):
-            compare(e, a, f"{path}[{i}]", result)
+            compare(e, a, f"{path}[{i}]", result, request_query)
         return
     if expected != actual:
         result.add(path, expected, actual)
@@ -590,7 +621,7 @@ def compare_exchange(exchange: Exchange, status: int, headers: Any, body: Any) -
             result.add(f"body.{trimmed}[ids]", response["original_ids"], ours)
         shown = {item["id"] for item in expected[trimmed]}
         actual = {**actual, trimmed: [i for i in actual[trimmed] if i.get("id") in shown]}
-    compare(expected, actual, "body", result)
+    compare(expected, actual, "body", result, exchange.request["query_string"])
     return result
 
 

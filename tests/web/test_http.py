@@ -64,6 +64,7 @@ def test_languages_by_parameter_prefix_then_header(api: Api, site: Site) -> None
     for code, prefix in (("en", ""), ("de", "/de"), ("es", "/es")):
         link = f'<link rel="alternate" hreflang="{code}" href="http://127.0.0.1{prefix}/calendar/'
         assert link in event
+    assert '<link rel="alternate" hreflang="x-default" href="http://127.0.0.1/calendar/' in event
     problem = page(api, "/de/calendar/?date=nope", 400).text
     assert "Diese Seite kann nicht angezeigt werden" in problem
 
@@ -129,6 +130,9 @@ def test_event_pages_carry_the_json_ld_google_requires(api: Api, site: Site) -> 
     assert canonical in html
     assert f'<meta property="og:url" content="{data["url"]}">' in html
     assert '<meta property="og:title" content="Autumn Concert">' in html
+    month = page(api, "/calendar/month/?date=2026-11-01").text
+    assert '<meta property="og:title" content="November 2026">' in month
+    assert '<link rel="canonical" href="http://127.0.0.1/calendar/month/?date=2026-11-01">' in month
     berlin = page(api, f"/calendar/event/{site.berlin['slug']}/").text
     assert '"startDate": "2026-11-20T18:00:00+01:00"' in berlin
 
@@ -156,6 +160,14 @@ def test_embeds_may_be_framed_by_the_configured_origins_only(embedding: TestClie
     assert "frame-ancestors 'none'" in api.headers["content-security-policy"]
 
 
+def test_embeds_open_event_pages_in_the_whole_window(api: Api, site: Site) -> None:
+    embed = page(api, "/calendar/embed/month/?date=2026-11-01").text
+    link = f'href="http://127.0.0.1/calendar/event/{site.concert["slug"]}/" target="_top">'
+    assert link in embed
+    assert 'href="http://127.0.0.1/calendar/embed/month/?date=2026-12-01"' in embed
+    assert 'target="_top"' not in page(api, "/calendar/month/?date=2026-11-01").text
+
+
 def test_embeds_are_not_framable_without_the_setting(api: Api) -> None:
     embed = page(api, "/calendar/embed/")
     assert "frame-ancestors 'none'" in embed.headers["content-security-policy"]
@@ -166,3 +178,17 @@ def test_embeds_are_not_framable_without_the_setting(api: Api) -> None:
 def test_embed_origins_must_be_origins(settings: Settings, origin: str) -> None:
     with pytest.raises(ConfigError, match="EVENTCAL_EMBED_ORIGINS"):
         settings.with_overrides(embed_origins=(origin,))
+
+
+def test_the_pages_feed_links_answer_with_icalendar(api: Api, site: Site) -> None:
+    html = page(api, f"/calendar/event/{site.concert['slug']}/").text
+    ics = re.search(r'href="http://127.0.0.1(/cal/events/v1/events/\d+\.ics)"', html)
+    assert ics is not None
+    one = page(api, ics.group(1))
+    assert one.headers["content-type"].startswith("text/calendar")
+    assert "SUMMARY:Autumn Concert" in one.text
+    month = page(api, "/calendar/month/?date=2026-11-01&category=music").text
+    feed = re.search(r'href="http://127.0.0.1(/cal/events/v1/events\.ics\?[^"]+)"', month)
+    assert feed is not None
+    listed = page(api, feed.group(1).replace("&amp;", "&"))
+    assert listed.text.count("BEGIN:VEVENT") == 1 and "SUMMARY:Autumn Concert" in listed.text

@@ -168,4 +168,8 @@ def test_visitors_see_no_draft_private_or_protected_content(api: Api) -> None:
     assert titles(page(api, "/calendar/day/?date=2026-11-24").text) == ["Secret Rehearsal"]
     page(api, f"/calendar/event/{private['slug'] or 'board-meeting'}/", 404)
     assert api.get(f"{NS}/events/{draft['id']}", as_=None).status_code in (401, 403)
-    page(api, "/calendar/event/secret-rehearsal/", 404)
+    # The protected event's page shows what its listing entry shows: title and dates.
+    protected = page(api, "/calendar/event/secret-rehearsal/").text
+    assert "<h1>Secret Rehearsal</h1>" in protected and "1234" not in protected
+    assert "protected by a password" in protected
+    assert "application/ld+json" not in protected

@@ -122,6 +122,9 @@ def test_times_name_the_zone_when_it_is_not_the_sites(api: Api, site: Site) -> N
     assert "6:00\u202fPM to 7:00\u202fPM (Europe/Berlin)" in berlin
     concert = page(api, f"/calendar/event/{site.concert['slug']}/").text
     assert "(UTC)" not in concert
+    month = page(api, "/calendar/").text
+    berlin_line = '<span class="time">6:00\u202fPM <abbr title="Europe/Berlin">CET</abbr></span>'
+    assert berlin_line in cell(month, "2026-11-20")
     holiday = page(api, f"/calendar/event/{site.holiday['slug']}/").text
     assert "Thursday, November 12, 2026, all day" in holiday
 

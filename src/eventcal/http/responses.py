@@ -30,6 +30,9 @@ class Reply:
     filters, "upcoming" filters): such responses are not kept in the response cache."""
     revision: int | None = None
     """The revision of the one item the body shows (its ``ETag`` then names it: If-Match)."""
+    media_type: str | None = None
+    """The body is already bytes of this type (an iCalendar feed): sent as it is, without
+    ``_fields`` or ``_envelope``, which apply to JSON only."""
 
 
 class Outgoing:
@@ -71,6 +74,8 @@ def build(
 ) -> Built:
     """The response of a handler's reply: ``_fields`` and ``_envelope`` applied, JSON encoded,
     and (for reads that succeeded) its entity tag."""
+    if reply.media_type is not None:
+        return _as_is(reply, headers, tagged=tagged)
     body = reply.body
     if fields is not None and 200 <= reply.status < 300:
         body = filter_fields(body, fields)
@@ -85,6 +90,17 @@ def build(
     if etag:
         all_headers["ETag"] = etag
     return Built(status, all_headers, content, etag)
+
+
+def _as_is(reply: Reply, headers: dict[str, str], *, tagged: bool) -> Built:
+    """A body that is bytes already, with its content type (and its entity tag)."""
+    content: bytes = reply.body
+    all_headers = {**headers, **reply.headers, "Content-Type": str(reply.media_type)}
+    ok = 200 <= reply.status < 300
+    etag = entity_tag(content, reply.revision) if tagged and ok else ""
+    if etag:
+        all_headers["ETag"] = etag
+    return Built(reply.status, all_headers, content, etag)
 
 
 def send(built: Built, conditional: str | None, *, head: bool) -> Outgoing:

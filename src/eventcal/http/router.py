@@ -61,6 +61,7 @@ BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 OVERRIDABLE = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
 
 Handler = Callable[[RequestState, Params], Awaitable[Reply]]
+Prepare = Callable[[dict[str, Any], Actor], Awaitable[dict[str, Any]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +88,14 @@ class Endpoint:
     accepts_files: bool = False
     """Takes file parts in a multipart body (``RequestState.files``); elsewhere a file part
     is refused (400), never silently dropped."""
+    prepare: Prepare | None = None
+    """Work on a write's parameters before its transaction opens (an upload is validated and
+    resized there): ``(parameters, caller) → parameters``."""
     max_body_bytes: int | None = None
     """The largest body it reads, whatever the content type (default: the settings' limit
     for the body's content type, or ``EVENTCAL_MAX_UPLOAD_BYTES`` with ``accepts_files``)."""
+    media_type: str | None = None
+    """The type of its success body when it is not JSON (``text/calendar``): for OpenAPI."""
 
     def __post_init__(self) -> None:
         if self.cacheable is None:
@@ -141,7 +147,8 @@ class Route:
             ],
         }
         if not self.has_variables:
-            data["_links"] = {"self": [{"href": f"{state.urls.rest}{self.pattern}"}]}
+            path = self.pattern.replace("\\", "")  # an escaped dot (``/events\.ics``)
+            data["_links"] = {"self": [{"href": f"{state.urls.rest}{path}"}]}
         return data
 
 

@@ -52,6 +52,10 @@ async def serve_change(
     # Files are parameters of the endpoints that take them (after the fingerprint, which
     # digests their bytes); a form field of the same name wins, and its parser refuses it.
     raw = {**body.files, **raw}
+    if endpoint.prepare is not None:
+        # Slow work on the parameters (decoding an upload) before the transaction: a SQLite
+        # write transaction holds the database's one write lock while it runs.
+        raw = await endpoint.prepare(raw, matched.actor)
     database = runtime.database
     context = database.transaction() if endpoint.writes else database.read()
     async with context as conn:

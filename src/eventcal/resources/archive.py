@@ -8,12 +8,15 @@ pages that exist.)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from eventcal.http.request import RequestState
 from eventcal.http.responses import Reply
 from eventcal.resources.pagination import Page
+
+if TYPE_CHECKING:
+    from eventcal.resources.spec import Resource
 
 
 def _url(base: str, params: list[tuple[str, str]]) -> str:
@@ -73,3 +76,30 @@ def term_archive(page: Page, key: str, state: RequestState, path: str | None = N
         if name in links:
             body[name] = links[name]
     return Reply(body, 200, total_headers(page))
+
+
+def _sent(query: dict[str, Any], names: set[str]) -> list[tuple[str, str]]:
+    """The request's parameters among ``names``, as sent."""
+    pairs: list[tuple[str, str]] = []
+    for name, value in query.items():
+        if name not in names:
+            continue
+        if isinstance(value, str):
+            pairs.append((name, value))
+        elif isinstance(value, list):
+            pairs += [(f"{name}[]", v) for v in value if isinstance(v, str)]
+    return pairs
+
+
+def format_links(resource: Resource, state: RequestState) -> dict[str, str]:
+    """The listing's URLs in the collection's other formats (``ical_url``, ``webcal_url``),
+    from the filters as the client sent them: a subscription without dates keeps the
+    listing's rolling window instead of the dates of the day it was made."""
+    links: dict[str, str] = {}
+    names = {a.name for a in resource.listing.args} - {"page", "per_page"}
+    params = _sent(state.query, names | {"translation_language"})
+    for found in resource.formats:
+        url = _url(f"{state.urls.rest}/{resource.collection}.{found.extension}", params)
+        for key, scheme in found.list_keys:
+            links[key] = f"{scheme}:{url.partition(':')[2]}" if scheme else url
+    return links

@@ -14,6 +14,7 @@ from eventcal.http.request import RequestState
 from eventcal.http.responses import Reply
 from eventcal.http.router import Endpoint, Route
 from eventcal.resources.components import SHARED, ref
+from eventcal.resources.formats import format_routes
 from eventcal.resources.openapi import document
 from eventcal.resources.parsers import TRANSLATION_LANGUAGE
 from eventcal.resources.registry import Registry
@@ -91,6 +92,7 @@ def route_table(registry: Registry) -> list[Route]:
         *routes(lambda: final, components),
         *(rt for r in registry for rt in resource_routes(r)),
         *more,
+        *(rt for r in registry for rt in format_routes(r)),
     ]
     final.extend(
         Route(

@@ -14,6 +14,12 @@ from eventcal.i18n import LANGUAGES
 from eventcal.resources.components import OPENAPI_VERSION, ref
 
 ERROR_RESPONSE = {"application/json": {"schema": ref("Error")}}
+INDEX_TAG = "index"
+"""The tag of the operations that belong to no collection (the index, this document)."""
+FORM_BODIES = (
+    "The fields as JSON; the same fields are also taken as a form "
+    "(application/x-www-form-urlencoded or multipart/form-data) or in the query string."
+)
 LIST_ARG_SCHEMA: dict[str, Any] = {
     "oneOf": [
         {"type": "array", "items": {"oneOf": [{"type": "integer"}, {"type": "string"}]}},
@@ -77,6 +83,7 @@ def _operation(
     body_method = method in ("POST", "PUT", "PATCH")
     parameters = [_parameter(a, "path") for a in path_args]
     operation: dict[str, Any] = {
+        "tags": [endpoint.tag or INDEX_TAG],
         "summary": (endpoint.summary or "").strip().split("\n")[0],
         "operationId": _operation_id(route, method),
     }
@@ -94,14 +101,20 @@ def _operation(
         body_schema: dict[str, Any] = {"type": "object", "properties": properties}
         if required:
             body_schema["required"] = required
-        content = {
-            "application/json": {"schema": body_schema},
-            "application/x-www-form-urlencoded": {"schema": body_schema},
-        }
+        # One content type where it can be: generators make one function per operation and
+        # trip on two (openapi-python-client's create modules could not be imported). Form
+        # bodies (application/x-www-form-urlencoded, multipart/form-data) take the same fields.
+        content: dict[str, Any] = {"application/json": {"schema": body_schema}}
         if endpoint.accepts_files:
-            content["multipart/form-data"] = {"schema": body_schema}
-            content["image/*"] = {"schema": RAW_FILE_SCHEMA}
-        operation["requestBody"] = {"required": bool(required), "content": content}
+            content = {
+                "multipart/form-data": {"schema": body_schema},
+                "image/*": {"schema": RAW_FILE_SCHEMA},
+            }
+        operation["requestBody"] = {
+            "description": FORM_BODIES,
+            "required": bool(required),
+            "content": content,
+        }
     else:
         parameters += [_parameter(a, "query") for a in other_args]
     if parameters:
@@ -109,9 +122,10 @@ def _operation(
     responses: dict[str, Any] = {}
     success = str(endpoint.success_status)
     if endpoint.response_schema is not None:
+        media_type = (endpoint.media_type or "application/json").split(";")[0]
         responses[success] = {
             "description": "Success",
-            "content": {"application/json": {"schema": endpoint.response_schema}},
+            "content": {media_type: {"schema": endpoint.response_schema}},
         }
     else:
         responses[success] = {"description": "Success"}
@@ -186,9 +200,19 @@ def document(
         ],
         "components": {"schemas": dict(components), "securitySchemes": SECURITY_SCHEMES},
         "paths": paths,
+        "tags": [{"name": tag} for tag in _tags(paths)],
         # Anonymous callers may read; writes need a user (application password over HTTP Basic).
         "security": [{}, {"basic": []}],
     }
+
+
+def _tags(paths: Mapping[str, Any]) -> list[str]:
+    """Every operation's tag, in the order of the routes (the original's)."""
+    found: dict[str, None] = {}
+    for item in paths.values():
+        for operation in item.values():
+            found.update(dict.fromkeys(operation["tags"]))
+    return list(found)
 
 
 SECURITY_SCHEMES = {

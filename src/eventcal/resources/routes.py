@@ -131,6 +131,7 @@ def _item_route(
     if behaviour.protects:
         read_errors[403] = "Not accessible"
     deletes_errors = {**errors, 410: "Already in the trash"} if behaviour.trashes else errors
+    deletes_errors = {**deletes_errors, **resource.errors.get("delete", {})}
     item = ref(resource.schema)
     endpoints = {
         "GET": Endpoint(
@@ -201,12 +202,13 @@ def routes(resource: Resource) -> list[Route]:
                     resource.create_args(),
                     allowed=lambda actor: behaviour.may_create(resource, actor),
                     summary=docs.create,
-                    responses=write_errors,
+                    responses={**write_errors, **resource.errors.get("create", {})},
                     response_schema=ref(resource.schema),
                     success_status=201,
                     writes=True,
                     tag=plural,
                     accepts_files=resource.accepts_files,
+                    prepare=resource.prepare_create,
                 ),
             ),
             f"/{plural}",

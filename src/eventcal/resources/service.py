@@ -18,6 +18,7 @@ from eventcal.http.request import RequestState
 from eventcal.http.responses import Reply
 from eventcal.resources import changes, relations, translations
 from eventcal.resources import listing as listing_totals
+from eventcal.resources.archive import format_links
 from eventcal.resources.listing import ListQuery
 from eventcal.resources.pagination import Page
 from eventcal.resources.posts.rules import forbidden
@@ -121,6 +122,8 @@ async def list_page(
     if not page.items and page.page > 1 and not resource.behaviour.empty_pages:
         raise NotFound(f"{resource.name}-archive-page-not-found", resource.messages.no_archive_page)
     reply: Reply = resource.behaviour.archive(page, resource.collection, state, path)
+    if path is None and isinstance(reply.body, dict):
+        reply.body.update(format_links(resource, state))
     reply.cacheable = query.cacheable
     return reply
 

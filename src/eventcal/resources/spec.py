@@ -31,8 +31,8 @@ if TYPE_CHECKING:
     from eventcal.context import Call, Site
     from eventcal.http.args import Params
     from eventcal.http.responses import Reply
-    from eventcal.http.router import Route
-    from eventcal.resources.listing import Listing
+    from eventcal.http.router import Prepare, Route
+    from eventcal.resources.listing import Listing, ListQuery
     from eventcal.resources.present import Presented
     from eventcal.resources.registry import Registry
     from eventcal.storage.db import Database, Row
@@ -187,6 +187,49 @@ Present = Callable[["Row", "Presented"], dict[str, Any]]
 """A row (localised) → its JSON object."""
 
 
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """An item as the caller may see it (its JSON object), with its localised row for the facts
+    the JSON does not carry (its revision, a series' dates)."""
+
+    item: dict[str, Any]
+    row: Row
+
+
+Gather = Callable[
+    ["Call", "Resource", Sequence[Shown], "ListQuery | None", "str | None"], Awaitable[Any]
+]
+"""``(call, collection, items shown, the listing's query or None for one item, the read's
+password) → what the renderer needs beyond the items`` (a series' other occurrences), loaded
+in bulk."""
+Render = Callable[["Call", "Resource", Sequence[Shown], Any], bytes]
+"""``(call, collection, items shown, what ``gather`` found) → the body``: pure CPU work, run
+in a worker thread."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Format:
+    """Another representation of a collection (iCalendar): ``/{collection}.{extension}`` (the
+    listing, every matching item in one body) and ``/{collection}/{id}.{extension}``."""
+
+    extension: str
+    media_type: str
+    render: Render
+    max_items: Callable[[Site], int]
+    """The most items one body holds (a setting); beyond it the request is refused."""
+    too_many: str
+    """The refusal's message (``{total}``, ``{limit}``, ``{setting}``)."""
+    setting: str
+    """The setting that holds ``max_items`` (named in the refusal)."""
+    gather: Gather | None = None
+    item_key: str = ""
+    """The key of the item's URL in this format in its JSON object (``ical_url``)."""
+    list_keys: tuple[tuple[str, str], ...] = ()
+    """``(key, scheme)`` of the listing's URLs in this format in the archive body (``ical_url``
+    as served, ``webcal_url`` with the ``webcal`` scheme)."""
+    summary: str = ""
+
+
 class Hooks(Protocol):
     """Where a collection's writes differ beyond its fields (recurring series): every method is
     called by the pipeline at a fixed point, for every write of the collection."""
@@ -282,6 +325,10 @@ class Resource:
     also_load: AlsoLoad | None = None
     """More rows of the collection that showing some needs (a category's ancestors, for its
     URL): loaded in bulk with a page, translated with it (``Presented.loaded.extra``)."""
+    shown_with: Callable[[Row], Sequence[int] | None] | None = None
+    """The ids of the rows ``also_load`` gives an item that its JSON is built from, so the
+    item cache drops it when they change; None (or no function): the item depends on more
+    (the clock) and is built every time a page needs extra rows."""
     reference: Any = None
     """How other collections' writes and filters name this one's items (a
     :class:`~eventcal.resources.relations.Reference`), when they can."""
@@ -299,6 +346,12 @@ class Resource:
     the items that point at it (a media item in use)."""
     accepts_files: bool = False
     """Creates take a file (an upload): the body itself or a multipart file part."""
+    formats: tuple[Format, ...] = ()
+    """Other representations of the listing and the items (``formats.format_routes``)."""
+    prepare_create: Prepare | None = None
+    """Work on a create's parameters before its transaction opens (decoding an upload)."""
+    errors: Mapping[str, Mapping[int, str]] = field(default_factory=dict)
+    """More error responses ``/doc`` lists, by operation (``create``, ``delete``)."""
 
     def __post_init__(self) -> None:
         if not self.plural:

@@ -104,18 +104,29 @@ async def upcoming(call: Call, key: str, item_id: int) -> list[dict[str, Any]]:
 
 async def by_slug(call: Call, collection: str, slug: str) -> dict[str, Any] | None:
     """One item as a single read shows it (with its JSON-LD), or None when a visitor may not
-    read it (unknown, draft, private, trashed: all look the same, a 404)."""
+    read it (unknown, draft, private, trashed: all look the same, a 404). A password-protected
+    item is shown as its listing shows it to a visitor (content blanked), marked
+    ``password_protected``."""
     resource = call.registry[collection]
     state = _state(call, {})
     try:
         row = await service.find_by_slug(state, resource, slug)
         reply = await service.read(state, resource, row, Params({}, frozenset()))
     except ApiError as error:
+        if error.code.endswith("-password-protected"):
+            return await _as_listed(call, resource, int(row["id"]))
         if error.status in (400, 401, 403, 404, 410):
             return None
         raise
     body: dict[str, Any] = reply.body
     return body
+
+
+async def _as_listed(call: Call, resource: Resource, item_id: int) -> dict[str, Any] | None:
+    if "include" not in {arg.name for arg in resource.listing.args}:
+        return None
+    listed = await listing(call, resource.collection, {"include": str(item_id)}, size=1)
+    return {**listed.items[0], "password_protected": True} if listed.items else None
 
 
 async def options(call: Call, collection: str) -> list[dict[str, Any]]:

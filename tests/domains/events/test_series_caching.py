@@ -3,6 +3,7 @@ series (in this process or another one) makes every cached read of its occurrenc
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
@@ -77,3 +78,53 @@ def test_an_edit_in_another_process_is_seen_at_once(api: Api, other_process: Tes
         assert title_of(other_process.get(path).json()) == "Pilates", path
     assert other_process.get(f"{NS}/events").json()["total"] == 3
     assert other_process.get(f"{NS}/events/{ids[3]}").status_code == 404
+
+
+# --- the item cache (response cache off): occurrences are kept until their series changes -----
+
+
+@pytest.fixture
+def writer(settings: Settings, clock: Clock, password_hash: str) -> Iterator[Api]:
+    from tests import factories
+
+    uncached = dataclasses.replace(settings, response_cache_mb=0)
+    app = create_app(uncached, clock=clock)
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        helper = Api(client, app.state.runtime.database, password_hash)
+        helper.run(lambda: factories.empty_database(app.state.runtime.database))
+        yield helper
+
+
+def test_occurrences_are_kept_by_the_item_cache(writer: Api) -> None:
+    create(writer)
+    writer.get(f"{NS}/events")
+    before = writer.statements
+    listed = writer.get(f"{NS}/events").json()["events"]
+    assert [e["recurrence_text"] for e in listed] == ["Weekly on Tuesday, 4 times"] * 4
+    # the data version and the page (its total is kept too): nothing to present (before:
+    # the masters, links, terms and translations again)
+    assert writer.statements - before == 2
+
+
+@pytest.mark.parametrize("process", ["same", "other"])
+def test_a_change_of_the_rule_alone_reaches_every_cached_occurrence(
+    writer: Api, clock: Clock, settings: Settings, process: str
+) -> None:
+    _, ids = create(writer)
+    uncached = dataclasses.replace(settings, response_cache_mb=0)
+    with TestClient(create_app(uncached, clock=clock), base_url="http://127.0.0.1") as other:
+        client = writer.client if process == "same" else other
+        for _ in range(2):
+            assert client.get(f"{NS}/events/{ids[0]}").json()["recurrence"] == [
+                "RRULE:FREQ=WEEKLY;COUNT=4"
+            ]
+            client.get(f"{NS}/events")
+        # Cancelling the third changes the master's rule, not the first occurrence's row.
+        assert writer.delete(f"{NS}/events/{ids[2]}").status_code == 200
+        rule = ["RRULE:FREQ=WEEKLY;COUNT=4", "EXDATE;TZID=UTC:20261215T100000"]
+        assert client.get(f"{NS}/events/{ids[0]}").json()["recurrence"] == rule
+        listed = client.get(f"{NS}/events").json()["events"]
+        assert [e["recurrence"] for e in listed] == [rule] * 3
+        assert {e["recurrence_text"] for e in listed} == {
+            "Weekly on Tuesday, 4 times; 1 date excluded"
+        }

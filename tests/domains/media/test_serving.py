@@ -70,3 +70,25 @@ def test_unknown_files_and_other_methods(api: Api) -> None:
     posted = api.post(path)
     assert posted.status_code == 405
     assert posted.headers["Allow"] == "GET, HEAD"
+
+
+def test_doc_describes_both_upload_forms_and_the_errors(api: Api) -> None:
+    doc = api.get("/cal/events/v1/doc").json()
+    create = doc["paths"]["/media"]["post"]
+    content = create["requestBody"]["content"]
+    assert {"multipart/form-data", "image/*", "application/json"} <= set(content)
+    assert content["image/*"]["schema"]["format"] == "binary"
+    form = content["multipart/form-data"]["schema"]["properties"]
+    assert form["file"]["format"] == "binary"
+    assert {"title", "alt_text", "caption"} <= set(form)
+    assert {"201", "400", "401", "403", "413"} <= set(create["responses"])
+    delete = doc["paths"]["/media/{id}"]["delete"]
+    assert "409" in delete["responses"]
+    assert "force" in {p["name"] for p in delete.get("parameters", [])} | set(
+        delete.get("requestBody", {})
+        .get("content", {})
+        .get("application/json", {})
+        .get("schema", {})
+        .get("properties", {})
+    )
+    assert "Media" in doc["components"]["schemas"]

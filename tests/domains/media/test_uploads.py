@@ -221,3 +221,39 @@ def test_the_list_filters_by_search_type_and_parent_and_pages(api: Api) -> None:
     bad = api.get(MEDIA, params={"mime_type": "image/%"})
     assert bad.status_code == 400
     assert bad.json()["code"] == "rest_invalid_param"
+
+
+def test_an_upload_is_processed_before_its_transaction_opens(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Decoding and resizing take long: no write transaction (on SQLite, the database's one
+    write lock) may be held meanwhile."""
+    import contextlib
+    from collections.abc import AsyncIterator
+
+    from eventcal.domains.media import images, upload
+
+    database = api.database
+    original = database.transaction
+    open_now: list[int] = [0]
+    seen: list[int] = []
+
+    @contextlib.asynccontextmanager
+    async def counted(*args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+        async with original(*args, **kwargs) as conn:
+            open_now[0] += 1
+            try:
+                yield conn
+            finally:
+                open_now[0] -= 1
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        seen.append(open_now[0])
+        return images_process(*args, **kwargs)
+
+    images_process = images.process
+    monkeypatch.setattr(database, "transaction", counted)
+    monkeypatch.setattr(upload, "process", watched)
+    assert raw_upload(api, image_bytes()).status_code == 201
+    assert form_upload(api, image_bytes()).status_code == 201
+    assert seen == [0, 0]

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from eventcal.context import Call
-from eventcal.domains.events import links, listing, present, series
+from eventcal.domains.events import ical, links, listing, present, series
 from eventcal.domains.events.cost import normalise_cost_input, store_cost
 from eventcal.domains.events.dates import date_columns, timezone_or_empty
 from eventcal.domains.events.schema import ATTENDANCE_MODES, COMPONENTS, EVENT_STATUSES
@@ -38,6 +38,28 @@ def _cost_columns(values: list[str]) -> dict[str, Any]:
         "currency_symbol": stored.currency_symbol,
         "currency_position": stored.currency_position,
     }
+
+
+TERM_REFERENCES = {
+    "oneOf": [
+        {"type": "integer", "description": "a term id"},
+        {"type": "string", "description": "a term slug or name (a new name creates the term)"},
+        {"type": "array", "items": {"oneOf": [{"type": "integer"}, {"type": "string"}]}},
+    ]
+}
+"""What ``categories`` and ``tags`` take on a write (``[]`` or ``""`` unlinks them all)."""
+
+
+def post_references(kind: str) -> dict[str, Any]:
+    """What ``venue`` and ``organizer`` take on a write: ids, or inline items (created, or
+    matched to an identical one) with the fields of a ``POST /{kind}s``."""
+    inline = {
+        "type": "object",
+        "description": f'an inline {kind}: its fields, or {{"id": N}}',
+        "additionalProperties": True,
+    }
+    one = [{"type": "integer"}, {"type": "string", "description": f"a {kind} id"}, inline]
+    return {"oneOf": [*one, {"type": "array", "items": {"oneOf": one}}]}
 
 
 def _flag(name: str, description: str) -> Field:
@@ -107,12 +129,18 @@ FIELDS = (
             references(relation.target, allow_csv=allow_csv),
             items={"type": "integer"},
             default=None,
+            schema=schema,
         )
-        for relation, description, allow_csv in (
-            (links.CATEGORIES, "The event category ID or name", False),
-            (links.TAGS, "The event tag ID or name", False),
-            (links.VENUE, "The event venue IDs or data", False),
-            (links.ORGANIZERS, "The event organizer IDs or data", True),
+        for relation, description, allow_csv, schema in (
+            (links.CATEGORIES, "The event category ID or name", False, TERM_REFERENCES),
+            (links.TAGS, "The event tag ID or name", False, TERM_REFERENCES),
+            (links.VENUE, "The event venue IDs or data", False, post_references("venue")),
+            (
+                links.ORGANIZERS,
+                "The event organizer IDs or data",
+                True,
+                post_references("organizer"),
+            ),
         )
     ),
     _flag("ticketed", "Whether the event sells tickets (used by the ticketed filter)"),
@@ -203,11 +231,13 @@ EVENTS = Resource(
     item_args=(SCOPE_ARG,),
     counts=series.counts,
     also_load=present.series_rows,
+    shown_with=present.series_dependencies,
     more_routes=listing.occurrence_routes,
     upkeep=series.extend,
     image_column="image_id",
     refers=(post.image_relation(event),),
     components={**COMPONENTS, "EventArchive": post_archive("events", "Event")},
+    formats=(ical.ICS,),
     summaries={
         "list": "List events: the default window is from yesterday to two years ahead.",
         "create": "Create an event (contributors and up; a contributor's event waits for review).",

@@ -315,3 +315,11 @@ async def series_rows(call: Call, resource: Resource, rows: Sequence[Row]) -> li
         if missing:
             found += await call.conn.all(LAST_OCCURRENCES, {"ids": missing})
     return found
+
+
+def series_dependencies(row: Row) -> Sequence[int] | None:
+    """An occurrence is built from its master's rule (kept in the item cache until the series
+    changes); a series read as its next occurrence depends on the clock (never kept)."""
+    if row["recurrence"]:
+        return None
+    return (int(row["series_id"]),) if row["series_id"] else ()

@@ -69,6 +69,7 @@ FIELDS = (
         upload.parse_file,
         type="string",
         format="binary",
+        schema={"type": "string", "format": "binary"},
         create_only=True,
     ),
     _text(
@@ -298,6 +299,15 @@ MEDIA = Resource(
     hooks=Hooks(),
     item_args=(FORCE,),
     accepts_files=True,
+    prepare_create=upload.prepare,
+    errors={
+        "create": {
+            400: "Not an accepted image (rest_upload_invalid_type), damaged "
+            "(rest_upload_invalid_image), too many pixels or frames, no data, no file name",
+            413: "The file is larger than 10 MB (rest_upload_file_too_big)",
+        },
+        "delete": {409: "Events, venues or organizers show the image (rest_media_in_use)"},
+    },
     components={"Media": SCHEMA, "MediaArchive": post_archive("media", "Media")},
     summaries={
         "create": "Upload an image: the body is the file, or a multipart form with the field file.",

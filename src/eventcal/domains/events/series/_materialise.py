@@ -70,10 +70,13 @@ NEW_IDS = (
     .returning(post.c.id)
 )
 """``count`` new ids of the shared id space in one statement."""
-SLUGS_TAKEN = sa.select(event.c.slug).where(
-    in_values(event.c.slug, "slugs", sa.String()),
-    event.c.status.in_([sa.literal(s) for s in ("publish", "future", "private")]),
+SLUGS_TAKEN = sa.select(event.c.slug, event.c.status).where(
+    in_values(event.c.slug, "slugs", sa.String())
 )
+"""Events holding any of the slugs; the live ones are picked here, not in SQL (with a status
+condition SQLite's planner walks the listing index of every published event instead of the
+slug index: 0.7 s for a two-year daily series among 60,000 events)."""
+LIVE = frozenset({"publish", "future", "private"})
 
 
 PER_OCCURRENCE = (
@@ -205,7 +208,8 @@ async def _slugs(
         + (f"-{o.original:%H%M}" if days[o.original.date()] > 1 else "")
         for o in occurrences
     ]
-    taken = {str(r["slug"]) for r in await conn.all(SLUGS_TAKEN, {"slugs": wanted})}
+    found = await conn.all(SLUGS_TAKEN, {"slugs": wanted})
+    taken = {str(r["slug"]) for r in found if r["status"] in LIVE}
     pairs = zip(wanted, ids, strict=True)
     return [f"{slug}-{item_id}" if slug in taken else slug for slug, item_id in pairs]
 
