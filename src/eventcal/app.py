@@ -55,6 +55,7 @@ def site_from(settings: Settings) -> Site:
         settings.default_language,
         recurrence_horizon_months=settings.recurrence_horizon_months,
         recurrence_limit=settings.recurrence_max_occurrences,
+        max_text_chars=settings.max_text_chars,
         feed_max_events=settings.feed_max_events,
     )
 

@@ -71,6 +71,9 @@ class Settings:
     max_upload_bytes: int = 16_777_216
     """Largest body sent to an endpoint that takes files (media uploads)."""
     max_multipart_parts: int = 1000
+    max_text_chars: int = 65_535
+    """Longest description or excerpt (characters) a write may send; beyond it 400 naming the
+    field. The text renderers are linear in it (``bench/text_bench.py``)."""
     """Parts (fields and files) of one multipart body; beyond it 413."""
     body_timeout_seconds: float = 30.0
     """Time a request body may take to arrive; past it 408 ``rest_request_timeout``."""
@@ -161,6 +164,7 @@ class Settings:
             ("EVENTCAL_MAX_MULTIPART_BYTES", self.max_multipart_bytes, 1024, 2**31),
             ("EVENTCAL_MAX_UPLOAD_BYTES", self.max_upload_bytes, 1024, 2**31),
             ("EVENTCAL_MAX_MULTIPART_PARTS", self.max_multipart_parts, 1, 100_000),
+            ("EVENTCAL_MAX_TEXT_CHARS", self.max_text_chars, 1000, 1_000_000),
             ("EVENTCAL_BODY_TIMEOUT_SECONDS", self.body_timeout_seconds, 0.1, 3600),
             ("EVENTCAL_HEADER_TIMEOUT_SECONDS", self.header_timeout_seconds, 0.1, 3600),
             ("EVENTCAL_MAX_CONCURRENT_REQUESTS", self.max_concurrent_requests, 1, 1_000_000),
@@ -223,6 +227,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         max_multipart_bytes=_int(source, "EVENTCAL_MAX_MULTIPART_BYTES", 2_097_152),
         max_upload_bytes=_int(source, "EVENTCAL_MAX_UPLOAD_BYTES", 16_777_216),
         max_multipart_parts=_int(source, "EVENTCAL_MAX_MULTIPART_PARTS", 1000),
+        max_text_chars=_int(source, "EVENTCAL_MAX_TEXT_CHARS", 65_535),
         body_timeout_seconds=_float(source, "EVENTCAL_BODY_TIMEOUT_SECONDS", 30.0),
         header_timeout_seconds=_float(source, "EVENTCAL_HEADER_TIMEOUT_SECONDS", 10.0),
         max_concurrent_requests=_int(source, "EVENTCAL_MAX_CONCURRENT_REQUESTS", 10_000),

@@ -33,6 +33,8 @@ class Site:
     them as time passes)."""
     recurrence_limit: int = 10_000
     """A rule that makes more occurrences than this within the horizon is refused."""
+    max_text_chars: int = 65_535
+    """Longest description or excerpt a write may send."""
     feed_max_events: int = 2000
     """The most events one iCalendar feed holds."""
 
@@ -47,6 +49,7 @@ class Site:
         *,
         recurrence_horizon_months: int = 24,
         recurrence_limit: int = 10_000,
+        max_text_chars: int = 65_535,
         feed_max_events: int = 2000,
     ) -> Site:
         zone = resolve_timezone(timezone_name)
@@ -61,6 +64,7 @@ class Site:
             default_language=default_language,
             recurrence_horizon_months=recurrence_horizon_months,
             recurrence_limit=recurrence_limit,
+            max_text_chars=max_text_chars,
             feed_max_events=feed_max_events,
         )
 

@@ -65,19 +65,25 @@ class ServiceUnavailable(ApiError):
 
 
 class ParamError:
-    """One failing parameter: the message for ``data.params`` and optional ``details`` entry."""
+    """One failing parameter: the message for ``data.params`` and optional ``details`` entry.
 
-    __slots__ = ("detail", "message", "message_args")
+    ``reason`` says why, in ``data.details`` (as WordPress core's per-parameter errors), where
+    ``data.params`` keeps the original's message ("Invalid parameter.")."""
+
+    __slots__ = ("detail", "message", "message_args", "reason")
 
     def __init__(
         self,
         message: str = N_("Invalid parameter."),
         detail: Mapping[str, Any] | None = None,
+        *,
+        reason: str | None = None,
         **message_args: Any,
     ) -> None:
         self.message = message
         self.message_args = message_args
         self.detail = detail
+        self.reason = reason
 
 
 class InvalidParams(ApiError):
@@ -97,7 +103,11 @@ class MissingParams(ApiError):
 
 
 def invalid(
-    name: str, message: str = N_("Invalid parameter."), **message_args: Any
+    name: str,
+    message: str = N_("Invalid parameter."),
+    *,
+    reason: str | None = None,
+    **message_args: Any,
 ) -> InvalidParams:
     """Shorthand for a single invalid parameter raised by a service."""
-    return InvalidParams({name: ParamError(message, **message_args)})
+    return InvalidParams({name: ParamError(message, reason=reason, **message_args)})

@@ -22,7 +22,6 @@ from tests.cross.permission_helpers import (
     SCALE_BACK,
     WRITABLE,
     WRITERS,
-    Item,
     Kind,
     _scale_back_fields,
     authors_of,
@@ -125,24 +124,21 @@ def test_delete_moves_to_the_trash(api: Api, kind: Kind, route: str, role: str) 
 
 @pytest.mark.parametrize("route", ROUTES)
 @pytest.mark.parametrize("kind", KINDS)
-def test_force_never_deletes_for_good(api: Api, kind: Kind, route: str) -> None:
-    """§7 and recording 286: `force` is ignored; items only ever go to the trash."""
+def test_force_deletes_for_good_with_the_delete_permission(
+    api: Api, kind: Kind, route: str
+) -> None:
+    """docs/deviations.md E1 (issue 14): `force` deletes for good, as wp/v2 (recording 286
+    only trashed); without the delete permission nothing changes."""
     items = seed(api, kind, "contributor")
     target = items["other publish"]
     denied = api.delete(f"{path(kind, route, target)}?force=true", as_="contributor")
     assert (denied.status_code, error(denied)) == (403, "rest_forbidden")
     response = api.delete(f"{path(kind, route, target)}?force=true", as_="administrator")
     assert response.status_code == 200
-    assert response.json()["status"] == "trash"
-    row = stored(api, kind.table, target.id)
-    assert row is not None and row["status"] == "trash"
-    trashed = Item(target.id, response.json()["slug"])
-    again = api.delete(f"{path(kind, route, trashed)}?force=true", as_="administrator")
-    assert (again.status_code, error(again)) == (410, f"{kind.name}-is-in-trash")
-    if route == "by-slug":
-        # The trashed item's slug took the `__trashed` suffix: the old one is unknown now.
-        old = api.delete(f"{path(kind, route, target)}?force=true", as_="administrator")
-        assert (old.status_code, error(old)) == (400, "rest_invalid_param")
+    assert response.json()["deleted"] is True
+    assert stored(api, kind.table, target.id) is None
+    again = api.delete(f"{path(kind, route, target)}?force=true", as_="administrator")
+    assert again.status_code in (400, 404)
 
 
 # --- create and the status scale-back --------------------------------------------------------

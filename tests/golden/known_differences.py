@@ -60,6 +60,18 @@ FEATUREDTOTAL = (
     "follows from DEVIATIONS #1: events 233 and 246 kept featured=true after updates that did "
     "not send it"
 )
+REASONS = (
+    "issue 14: data.details says why each parameter is invalid (WordPress core's per-parameter "
+    "errors); data.params and the top-level message are the original's"
+)
+FORCE = (
+    "docs/deviations.md E1: DELETE ?force=true deletes for good, answering {deleted, previous} "
+    "as wp/v2 (the original only trashed); later exchanges no longer find the item"
+)
+UNKNOWN_TERM = (
+    "issue 14: an event write naming a category or tag id that does not exist is 400 naming it "
+    "(the original created the event without it); later listings count one event fewer"
+)
 CONTENT_TYPE = (
     "docs/deviations.md A27: a JSON object sent with another content type is 415 "
     "rest_invalid_content_type (the original ignored the body: missing parameters)"
@@ -454,11 +466,9 @@ KNOWN_DIFFERENCES: dict[str, dict[str, str]] = {
         "body.total_pages*": FEATUREDTOTAL,
     },
     "145-events-status-trash-admin": {
-        "header.X-TEC-Total": CASCADE,
         "body.events*": CASCADE,
         "body.events[id=246].featured*": CASCADE,
         "body.events[id=246].website*": CASCADE,
-        "body.total*": CASCADE,
     },
     "148-events-include": {
         "body.events[id=6].tags*": TAGS,
@@ -563,3 +573,44 @@ KNOWN_DIFFERENCES: dict[str, dict[str, str]] = {
         "body.tags*": TAGS,
     },
 }
+
+for _name in (
+    "104-events-per-page-0",
+    "105-events-per-page--1",
+    "106-events-per-page-abc",
+    "116-events-dates-bad-start",
+    "139-events-venue-unknown",
+    "156-events-post-parent-unknown",
+    "157-events-post-parent-zero",
+    "224-event-create-bad-start-date",
+    "230-event-create-unknown-venue",
+    "418-venues-event-unknown",
+    "606-categories-create-bad-parent",
+    "615-categories-include-unknown",
+    "627-categories-post-unknown",
+    "657-category-update-bad-parent",
+):
+    KNOWN_DIFFERENCES.setdefault(_name, {})["body.data.details*"] = REASONS
+for _name in ("286-event-delete-force", "474-venue-delete-force"):
+    KNOWN_DIFFERENCES.setdefault(_name, {})["body*"] = FORCE
+KNOWN_DIFFERENCES["307-event-by-slug-trashed-new-slug"] = {"status": FORCE, "body*": FORCE}
+KNOWN_DIFFERENCES["232-event-create-unknown-category-id"] = {
+    "status": UNKNOWN_TERM,
+    "body*": UNKNOWN_TERM,
+}
+for _name, _paths in {
+    "100-events-default": ("header.X-TEC-Total", "body.total"),
+    "101-events-default-admin": ("header.X-TEC-Total", "body.total"),
+    "102-events-per-page-1": ("header.X-TEC-Total*", "body.total*"),
+    "103-events-per-page-51": ("header.X-TEC-Total", "body.total"),
+    "107-events-page-2": ("header.X-TEC-Total*", "body.total*"),
+    "108-events-page-last": ("header.X-TEC-Total", "body.total", "body.events[ids]"),
+    "118-events-starts-after": ("header.X-TEC-Total", "body.total", "body.events[ids]"),
+    "122-events-ends-after": ("header.X-TEC-Total", "body.total", "body.events[ids]"),
+    "160-events-ticketed-false": ("header.X-TEC-Total", "body.total"),
+    "161-events-translation-language-en": ("header.X-TEC-Total", "body.total"),
+    "162-events-translation-language-de": ("header.X-TEC-Total", "body.total"),
+    "163-events-translation-language-es": ("header.X-TEC-Total", "body.total"),
+    "165-events-head": ("header.X-TEC-Total",),
+}.items():
+    KNOWN_DIFFERENCES.setdefault(_name, {}).update(dict.fromkeys(_paths, UNKNOWN_TERM))

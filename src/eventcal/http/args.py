@@ -39,10 +39,23 @@ class Invalid(Exception):
         self,
         message: str = N_("Invalid parameter."),
         detail: Mapping[str, Any] | None = None,
+        *,
+        reason: str | None = None,
         **args: Any,
     ) -> None:
         super().__init__(message)
-        self.error = ParamError(message, detail, **args)
+        self.error = ParamError(message, detail, reason=reason, **args)
+
+
+def because(reason: str, **args: Any) -> Invalid:
+    """The original's "Invalid parameter." with ``reason`` (formatted with ``args`` and the
+    parameter's name) in ``data.details``."""
+    return Invalid(reason=reason, **args)
+
+
+NOT_AN_ID = N_("{param} must be a whole number from 1 to {max}.")
+NOT_AN_INTEGER = N_("{param} must be a whole number from {min} to {max}.")
+UNKNOWN_IDS = N_("{param}: nothing has the id {ids}, or you may not see it.")
 
 
 Parser = Callable[[Any, "RequestState"], Any | Awaitable[Any]]
@@ -136,6 +149,9 @@ async def parse_args(args: Sequence[Arg], raw: Mapping[str, Any], state: Request
             if arg.default is not MISSING:
                 values[arg.name] = arg.default_value(state)
             continue
+        if _holds_nul(value):  # no text anywhere may hold one: PostgreSQL cannot store it
+            errors[arg.name] = ParamError(N_("{param} must not contain NUL characters."))
+            continue
         try:
             result = arg.parse(value, state)  # None only for a nullable argument sent as null
             if arg.is_async:
@@ -148,6 +164,23 @@ async def parse_args(args: Sequence[Arg], raw: Mapping[str, Any], state: Request
     if errors:
         raise InvalidParams(errors)
     return Params(values, frozenset(sent))
+
+
+def _holds_nul(value: Any) -> bool:
+    """Whether a value, or any text in its lists and objects (keys included), holds NUL
+    (iteratively: however deep the value is nested)."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
+    return False
 
 
 # --- parsers ---------------------------------------------------------------------------------
@@ -170,6 +203,8 @@ def integer(name: str) -> Parser:
     def parse(value: Any, state: RequestState) -> int:
         number = as_int(value)
         if number is None:
+            if _integral(value):
+                raise because(NOT_AN_INTEGER, min=-MAX_INT - 1, max=MAX_INT)
             raise type_error(name, "integer")
         return number
 
@@ -177,6 +212,9 @@ def integer(name: str) -> Parser:
 
 
 def as_int(value: Any) -> int | None:
+    """The integer a value is, within the 32-bit range of the database's integer columns, or
+    None: every integer a client sends (ids, filters, bodies, indexes) is read here or by
+    :func:`digits`, so no text of any length reaches ``int()`` unchecked."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -189,6 +227,31 @@ def as_int(value: Any) -> int | None:
     return None
 
 
+def digits(text: str, maximum: int = MAX_INT) -> int | None:
+    """ASCII digits naming a number from 0 to ``maximum`` (an id, an index, a length), else
+    None — checked by length before conversion, so thousands of digits cost nothing."""
+    if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > len(str(maximum)):
+        return None
+    number = int(text)
+    return number if number <= maximum else None
+
+
+def _integral(value: Any) -> bool:
+    """An integer (a number or its text) that :func:`as_int` refused: out of range."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    return isinstance(value, str) and looks_integral(value)
+
+
+def looks_integral(text: str) -> bool:
+    """Whether a text is written as an integer (of any length): one :func:`as_int` refuses is
+    then out of range, not a name."""
+    return _ANY_INTEGER.fullmatch(text) is not None
+
+
+_ANY_INTEGER = re.compile(r"\s*[+-]?[0-9]+\s*", re.ASCII)
 # An integer, or a decimal equal to one ("3.0"): PHP's is_numeric() plus intval() == value.
 _INTEGRAL = re.compile(r"\s*[+-]?[0-9]{1,10}(\.0*)?\s*", re.ASCII)
 
@@ -196,7 +259,7 @@ _INTEGRAL = re.compile(r"\s*[+-]?[0-9]{1,10}(\.0*)?\s*", re.ASCII)
 def positive_int(value: Any, state: RequestState) -> int:
     number = as_int(value)
     if number is None or number <= 0:
-        raise Invalid()
+        raise because(NOT_AN_ID, max=MAX_INT)
     return number
 
 
@@ -316,7 +379,7 @@ def positive_int_list(value: Any, state: RequestState) -> list[int]:
     for item in items:
         number = as_int(item)
         if number is None or number <= 0:
-            raise Invalid()
+            raise because(NOT_AN_ID, max=MAX_INT)
         if number not in numbers:
             numbers.append(number)
     return numbers

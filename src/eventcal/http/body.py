@@ -14,7 +14,7 @@ from urllib.parse import parse_qsl, unquote_to_bytes
 import orjson
 
 from eventcal.errors import ApiError, InvalidParams, ParamError
-from eventcal.http.args import NULL
+from eventcal.http.args import NULL, digits
 from eventcal.i18n import N_
 
 MAX_PARAMS = 1000
@@ -80,7 +80,7 @@ def php_pairs_to_dict(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
 
 
 def _next_index(node: dict[str, Any]) -> int:
-    numbers = [int(k) for k in node if k.isascii() and k.isdigit()]
+    numbers = [n for n in map(digits, node) if n is not None]
     return max(numbers) + 1 if numbers else 0
 
 

@@ -27,6 +27,14 @@ def error_body(error: ApiError, language: str = "en") -> dict[str, Any]:
             for name, p in error.params.items()
         }
         details = {name: dict(p.detail) for name, p in error.params.items() if p.detail}
+        for name, p in error.params.items():
+            if p.reason is not None and name not in details:
+                reason = translate(p.reason, language, **{"param": name, **p.message_args})
+                details[name] = {
+                    "code": "rest_invalid_param",
+                    "message": reason,
+                    "data": {"param": name},
+                }
         data["details"] = details or []
     elif isinstance(error, MissingParams):
         message = translate(error.message, language, names=", ".join(error.names))

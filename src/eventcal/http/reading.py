@@ -20,6 +20,7 @@ import orjson
 from starlette.requests import Request
 
 from eventcal.errors import ApiError
+from eventcal.http.args import digits
 from eventcal.http.body import (
     BodyError,
     invalid_utf8_names,
@@ -114,7 +115,7 @@ async def read_body(
     multipart = media_type == "multipart/form-data"
     limit = max_bytes or _default_limit(limits, multipart=multipart, files=accepts_files)
     declared = request.headers.get("content-length")
-    if declared and declared.isascii() and declared.isdigit() and int(declared) > limit:
+    if declared and declared.isascii() and declared.isdigit() and digits(declared, limit) is None:
         raise too_large(limit)
     try:
         async with asyncio.timeout(limits.read_timeout):

@@ -16,6 +16,7 @@ import re
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 
+from eventcal.i18n import N_
 from eventcal.timezones import to_local
 
 MAX_DATE_TEXT = 100
@@ -36,10 +37,39 @@ _TIME_WORDS = re.compile(r"(\d\s*(am|pm)\b)|(\d{1,2}:\d{2})|\bnoon\b|\bnow\b", r
 
 _MIN_YEAR = 1000
 _MAX_YEAR = 9999
+EARLIEST = datetime(1000, 1, 1)
+LATEST = datetime(9999, 12, 30, 23, 59, 59)
+"""The wall-clock times an event or a filter may name, in any zone: the last day of year 9999
+is kept free for every zone's offset (UTC-12 to UTC+14) and a day's arithmetic, so no stored
+or filtered date overflows when it is converted to UTC and back."""
+UNREADABLE = N_(
+    "Could not read \u201c{value}\u201d as a date: use YYYY-MM-DD HH:MM:SS, a Unix timestamp or "
+    "an English phrase such as \u201ctomorrow 9am\u201d."
+)
+OUT_OF_RANGE = N_(
+    "{param} must be between 1000-01-01 and 9999-12-30 (the last day of year 9999 is kept "
+    "free for time zones)."
+)
+
+
+def shown(value: Any) -> str:
+    """A value as an error message quotes it (shortened)."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:39] + "\u2026"
 
 
 def _in_range(value: datetime) -> bool:
     return _MIN_YEAR <= value.year <= _MAX_YEAR
+
+
+def storable(value: datetime) -> bool:
+    """Whether a wall-clock time lies within ``EARLIEST``…``LATEST``."""
+    return EARLIEST <= value <= LATEST
+
+
+def clamped(value: datetime) -> datetime:
+    """A filter's time moved into ``EARLIEST``…``LATEST`` (no stored time lies outside)."""
+    return min(max(value, EARLIEST), LATEST)
 
 
 def parse_time(value: Any, zone: tzinfo, now: datetime) -> datetime | None:

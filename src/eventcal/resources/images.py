@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from eventcal.http.args import digits
 from eventcal.permissions import Actor, Cap
 from eventcal.storage import queries as q
 from eventcal.storage.db import Connection
@@ -69,7 +70,9 @@ async def resolve_image(conn: Connection, value: Any, actor: Actor) -> ImageRef 
         if value == "":
             return NO_IMAGE
         if value.isascii() and value.isdigit():
-            value = int(value)
+            value = digits(value)
+            if value is None:
+                return None
     if isinstance(value, int):
         if value <= 0 or value > 2**31 - 1:
             return None

@@ -7,13 +7,24 @@ import math
 from datetime import UTC, datetime
 from typing import Any
 
-from eventcal.http.args import Arg, Invalid, as_int, non_empty_string, positive_int, string
+from eventcal.http.args import (
+    Arg,
+    Invalid,
+    as_int,
+    because,
+    non_empty_string,
+    positive_int,
+    string,
+)
 from eventcal.http.request import RequestState
 from eventcal.i18n import LANGUAGES, N_, normalize_language
 from eventcal.resources import dates as date_service
 from eventcal.resources.images import is_http_url
 from eventcal.resources.pagination import clamp_per_page
 from eventcal.storage import queries as q
+
+MAX_TEXT_CHARS = 1_000_000
+"""The most ``EVENTCAL_MAX_TEXT_CHARS`` may allow (the site's setting is checked per request)."""
 
 
 def translation_language(value: Any, state: RequestState) -> str:
@@ -50,8 +61,12 @@ def time_value(value: Any, state: RequestState) -> Any:
     interpret it in the right time zone)."""
     _no_nul(value)
     if date_service.parse_time(value, state.site.zone, state.now) is None:
-        raise Invalid()
+        raise _unreadable(value)
     return value
+
+
+def _unreadable(value: Any) -> Invalid:
+    return because(date_service.UNREADABLE, value=date_service.shown(value))
 
 
 def _no_nul(value: Any) -> None:
@@ -65,7 +80,9 @@ def site_time(value: Any, state: RequestState) -> datetime:
     _no_nul(value)
     parsed = date_service.parse_time(value, state.site.zone, state.now)
     if parsed is None:
-        raise Invalid()
+        raise _unreadable(value)
+    if not date_service.storable(parsed):
+        raise Invalid(date_service.OUT_OF_RANGE)
     return parsed
 
 
@@ -73,7 +90,9 @@ def utc_time(value: Any, state: RequestState) -> datetime:
     """A date-time read as UTC (naive UTC wall-clock)."""
     parsed = date_service.parse_time(value, UTC, state.now)
     if parsed is None:
-        raise Invalid()
+        raise _unreadable(value)
+    if not date_service.storable(parsed):
+        raise Invalid(date_service.OUT_OF_RANGE)
     return parsed
 
 
@@ -147,17 +166,37 @@ def search(value: Any, state: RequestState) -> str:
     return str(_search(value, state))
 
 
-def text(name: str, *, max_length: int = 65_535) -> Any:
+def text(name: str, *, max_length: int | None = None) -> Any:
     """A text field that may be cleared with ``""``; numbers are taken as their text
-    (DEVIATIONS #14: natural JSON is accepted where unambiguous)."""
-    as_string = string(name, max_length=max_length)
+    (DEVIATIONS #14: natural JSON is accepted where unambiguous). Without ``max_length`` the
+    site's ``max_text_chars`` (``EVENTCAL_MAX_TEXT_CHARS``) limits it."""
+    as_string = string(name, max_length=max_length or MAX_TEXT_CHARS)
 
     def parse(value: Any, state: RequestState) -> str:
         if isinstance(value, int | float) and not isinstance(value, bool):
             value = str(value)
-        return str(as_string(value, state))
+        result = str(as_string(value, state))
+        return within_site_limit(name, result, state) if max_length is None else result
 
     return parse
+
+
+def long_string(name: str) -> Any:
+    """A string (no numbers) of at most the site's ``max_text_chars``: descriptions."""
+    as_string = string(name, max_length=MAX_TEXT_CHARS)
+
+    def parse(value: Any, state: RequestState) -> str:
+        return within_site_limit(name, str(as_string(value, state)), state)
+
+    return parse
+
+
+def within_site_limit(name: str, value: str, state: RequestState) -> str:
+    if len(value) > state.site.max_text_chars:
+        raise Invalid(
+            "{param} is longer than {max} characters.", param=name, max=state.site.max_text_chars
+        )
+    return value
 
 
 def page_args(plural: str) -> tuple[Arg, Arg]:

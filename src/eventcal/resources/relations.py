@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import sqlalchemy as sa
 
-from eventcal.errors import InvalidParams, ParamError
-from eventcal.http.args import Invalid, Parser, positive_int
+from eventcal.errors import ApiError, InvalidParams, ParamError
+from eventcal.http.args import UNKNOWN_IDS, Parser, because, positive_int
 from eventcal.http.request import RequestState
 from eventcal.resources import changes
 from eventcal.resources.registry import Incoming, Registry
@@ -313,33 +313,55 @@ def links_to_any(relation: Relation, source: sa.Table, param: str) -> sa.ColumnE
     )
 
 
-async def existing(conn: Connection, target: Resource, ids: Sequence[int]) -> set[int]:
-    """Which of ``ids`` are items of the collection (any status)."""
+async def existing(call: Call, target: Resource, ids: Sequence[int]) -> set[int]:
+    """Which of ``ids`` are items of the collection the caller may read (one query): another
+    author's draft is as unknown as an id that names nothing."""
     if not ids:
         return set()
-    rows: list[Row] = await conn.all(_existing_statement(target), {"ids": list(ids)})
-    return {int(r["id"]) for r in rows}
+    rows: list[Row] = await call.conn.all(_existing_statement(target), {"ids": list(ids)})
+    return {int(r["id"]) for r in rows if may_read(target, call.actor, r)}
 
 
 @lru_cache(maxsize=32)
 def _existing_statement(target: Resource) -> sa.Select[Any]:
     table = target.table
-    return sa.select(table.c.id).where(in_values(table.c.id, "ids"), *target.scope_condition())
+    return sa.select(table).where(in_values(table.c.id, "ids"), *target.scope_condition())
 
 
 def require_existing(found: set[int], ids: Sequence[int]) -> None:
-    if len(found) != len(set(ids)):
-        raise Invalid()
+    missing = [str(i) for i in ids if i not in found]
+    if missing:
+        raise because(UNKNOWN_IDS, ids=", ".join(dict.fromkeys(missing)))
 
 
 def existing_item(target: str) -> Parser:
-    """The id of an existing item of ``target``, in any status (``event``, ``post`` filters)."""
+    """The id of an item of ``target`` the caller may read (``event``, ``post`` filters): one
+    that is a draft, private, trashed or password-protected to the caller is refused exactly
+    like an id that names nothing, so the filter reveals neither its links nor its existence."""
 
     async def parse(value: Any, state: RequestState) -> int:
         number = positive_int(value, state)
         resource = state.call.registry[target]
-        if await resource.behaviour.find(state.call, resource, number, lock=False) is None:
-            raise Invalid()
+        row = await resource.behaviour.find(state.call, resource, number, lock=False)
+        if row is None or not may_see(resource, state.call.actor, row):
+            raise because(UNKNOWN_IDS, ids=number)
         return number
 
     return parse
+
+
+def may_read(resource: Resource, actor: Any, row: Row) -> bool:
+    """Whether the caller may read the item (as a single read decides, password aside)."""
+    try:
+        resource.behaviour.check_read(resource, actor, row, "", True)
+    except ApiError as error:  # protected content alone does not hide the item itself
+        return error.code == f"{resource.name}-password-protected"
+    return True
+
+
+def may_see(resource: Resource, actor: Any, row: Row) -> bool:
+    """Whether the caller may read the item and its protected content (as a single read with
+    ``context=edit`` and no password decides)."""
+    return may_read(resource, actor, row) and not resource.behaviour.protected(
+        actor, row, None, True
+    )

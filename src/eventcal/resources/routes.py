@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
-from eventcal.http.args import Arg, Params
+from eventcal.http.args import Arg, Params, boolean
 from eventcal.http.request import RequestState
 from eventcal.http.responses import Reply
 from eventcal.http.router import Endpoint, Handler, Route
@@ -20,6 +21,25 @@ from eventcal.storage.db import Row
 
 Finder = Callable[[RequestState, Resource, str], Awaitable[Row]]
 UPDATE_METHODS = ("POST", "PUT", "PATCH")
+
+
+def _deleted(item: dict[str, Any]) -> dict[str, Any]:
+    """A ``DELETE``'s answer: the trashed item, or (``force``) what was deleted for good."""
+    gone = {
+        "type": "object",
+        "properties": {"deleted": {"type": "boolean"}, "previous": item},
+        "required": ["deleted", "previous"],
+    }
+    return {"oneOf": [item, gone]}
+
+
+FORCE = Arg(
+    "force",
+    "Whether to bypass the trash and delete the item for good",
+    boolean("force"),
+    type="boolean",
+    default=False,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,11 +146,11 @@ def _item_route(
         "DELETE": Endpoint(
             ("DELETE",),
             delete,
-            (key, *protected, *resource.item_args),
+            (key, *protected, *resource.item_args, *((FORCE,) if resource.force_delete else ())),
             allowed=lambda actor: behaviour.may_delete_any(resource, actor),
             summary=docs[2],
             responses=deletes_errors,
-            response_schema=item,
+            response_schema=_deleted(item) if resource.force_delete else item,
             writes=True,
             tag=resource.collection,
         ),

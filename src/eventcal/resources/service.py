@@ -253,14 +253,15 @@ async def delete(state: RequestState, resource: Resource, row: Row, params: Para
         answered = await resource.hooks.delete(state, resource, row, params)
         if answered is not None:
             return answered
-    trash = behaviour.trash_values(resource, row)
+    force = resource.force_delete and bool(params.get("force"))
+    trash = None if force else behaviour.trash_values(resource, row)
     if trash is not None:
         await apply(call, resource, row, trash)
         return await _written(call, resource, int(row["id"]))
     shown = await present_rows(call, resource, [row], context_edit=True)
     await behaviour.delete(call, resource, row)
     changes.record(call.conn, resource.name, int(row["id"]), "delete")
-    return Reply(shown[0])
+    return Reply({"deleted": True, "previous": shown[0]} if force else shown[0])
 
 
 async def _written(

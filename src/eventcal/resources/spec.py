@@ -294,6 +294,9 @@ class Resource:
     derive: Derive | None = None
     twin: Twin | None = None
     hooks: Hooks | None = None
+    force_delete: bool = False
+    """``DELETE ?force=true`` deletes an item for good instead of trashing it (wp/v2's
+    ``force``), with the delete permission; the family's ``delete`` does it."""
     item_args: tuple[Arg, ...] = ()
     """More arguments of the item's update and delete endpoints (an occurrence's ``scope``)."""
     more_routes: Callable[[Resource], Sequence[Route]] | None = None

@@ -7,31 +7,32 @@ import html
 import re
 
 _BLOCK_TAGS = (
-    "pre-kept-\\d+|address|article|aside|blockquote|details|dialog|div|dl|dd|dt|fieldset|figcaption|figure"
+    "address|article|aside|blockquote|details|dialog|div|dl|dd|dt|fieldset|figcaption|figure"
     "|footer|form|h[1-6]|header|hgroup|hr|li|main|nav|ol|p|pre|section|table|thead|tbody|tfoot"
     "|tr|td|th|ul|iframe|video|audio|!--"
 )
-_STARTS_WITH_BLOCK = re.compile(rf"^(?:<!--|<(?:/?)(?:{_BLOCK_TAGS})\b)", re.IGNORECASE)
-_PRE = re.compile(r"<pre\b.*?</pre>", re.IGNORECASE | re.DOTALL)
+_STARTS_WITH_BLOCK = re.compile(rf"^(?:\x00|<!--|<(?:/?)(?:{_BLOCK_TAGS})\b)", re.IGNORECASE)
+_PRE_OPEN = re.compile(r"<pre\b", re.IGNORECASE)
+_PRE_CLOSE = "</pre>"
+_KEPT = re.compile(r"\x00(\d{1,9})\x00")
+"""A ``<pre>`` block set aside: NUL never occurs in stored text (writes refuse it)."""
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
-_TAG = re.compile(r"<[^>]*>")
+# A tag ends at the first ">"; a "<" without one is text. Excluding "<" from the inside keeps
+# every attempt short: linear time whatever the input ("<<<<…" included).
+_TAG = re.compile(r"<[^<>]*>")
 _SPACE = re.compile(r"\s+")
 
 
 def autop(text: str) -> str:
     """Blank-line separated blocks become ``<p>`` paragraphs and single newlines ``<br />``;
-    blocks that already start with a block-level tag are left alone. Result is trimmed."""
+    blocks that already start with a block-level tag are left alone. Result is trimmed.
+
+    Linear in the text's length, whatever it holds (``bench/text_bench.py``)."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
     if not text:
         return ""
     # Preformatted blocks keep their blank lines: set them aside while paragraphs are made.
-    kept: list[str] = []
-
-    def keep(match: re.Match[str]) -> str:
-        kept.append(match.group(0))
-        return f"<pre-kept-{len(kept) - 1}>"
-
-    text = _PRE.sub(keep, text)
+    text, kept = _set_aside_pre(text)
     blocks = []
     for raw_chunk in _PARAGRAPH_BREAK.split(text):
         chunk = raw_chunk.strip()
@@ -42,9 +43,34 @@ def autop(text: str) -> str:
         else:
             blocks.append("<p>" + chunk.replace("\n", "<br />\n") + "</p>")
     result = "\n".join(blocks)
-    for index, block in enumerate(kept):
-        result = result.replace(f"<pre-kept-{index}>", block)
-    return result
+    if not kept:
+        return result
+
+    def restore(match: re.Match[str]) -> str:
+        index = int(match.group(1))
+        return kept[index] if index < len(kept) else match.group(0)
+
+    return _KEPT.sub(restore, result)
+
+
+def _set_aside_pre(text: str) -> tuple[str, list[str]]:
+    """``<pre>…</pre>`` blocks replaced by numbered placeholders, in one pass: once no
+    ``</pre>`` follows an opening tag, none follows a later one either."""
+    lower = text.lower()
+    kept: list[str] = []
+    parts: list[str] = []
+    position = 0
+    while (opening := _PRE_OPEN.search(lower, position)) is not None:
+        end = lower.find(_PRE_CLOSE, opening.end())
+        if end < 0:
+            break
+        end += len(_PRE_CLOSE)
+        parts.append(text[position : opening.start()])
+        parts.append(f"\x00{len(kept)}\x00")
+        kept.append(text[opening.start() : end])
+        position = end
+    parts.append(text[position:])
+    return "".join(parts), kept
 
 
 def plain_text(markup: str) -> str:

@@ -69,7 +69,7 @@ def test_tag_filter_prefers_slugs_over_ids_and_ands_with_categories(api: Api) ->
 def test_venue_and_organizer_filters_accept_several_ids(api: Api) -> None:
     db = api.database
     hall = api.run(lambda: factories.make_venue(db, "Hall"))
-    loft = api.run(lambda: factories.make_venue(db, "Loft", status="draft"))
+    loft = api.run(lambda: factories.make_venue(db, "Loft"))
     jane = api.run(lambda: factories.make_organizer(db, "Jane"))
     joe = api.run(lambda: factories.make_organizer(db, "Joe"))
     at_hall = api.run(

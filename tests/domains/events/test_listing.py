@@ -140,7 +140,15 @@ def test_several_bad_parameters_are_reported_together_in_declaration_order(api: 
             "code": "rest_invalid_type",
             "message": "featured is not of type boolean.",
             "data": {"param": "featured"},
-        }
+        },
+        **{
+            name: {
+                "code": "rest_invalid_param",
+                "message": f"{name} must be a whole number from 1 to 2147483647.",
+                "data": {"param": name},
+            }
+            for name in ("page", "per_page")
+        },
     }
 
 

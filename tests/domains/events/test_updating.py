@@ -262,7 +262,7 @@ def test_post_password_can_be_set_and_removed(api: Api) -> None:
 def test_trash_then_trash_again_is_410(api: Api) -> None:
     before = target(api)
     concerts = before["_ids"]["concerts"]
-    response = api.delete(f"{NS}/events/{before['id']}?force=true")
+    response = api.delete(f"{NS}/events/{before['id']}")
     assert response.status_code == 200
     body = response.json()
     assert (body["status"], body["slug"]) == ("trash", "update-target__trashed")

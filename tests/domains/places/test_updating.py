@@ -59,7 +59,7 @@ def test_trash_unlinks_only_that_item_from_every_event(api: Api, c: Collection) 
     else:
         first = api.run(lambda: factories.make_event(api.database, "A", organizer_ids=(gone, keep)))
         second = api.run(lambda: factories.make_event(api.database, "B", organizer_ids=(gone,)))
-    response = api.delete(c.path(f"/{gone}?force=true"))
+    response = api.delete(c.path(f"/{gone}"))
     assert response.status_code == 200
     assert (response.json()["status"], response.json()["slug"]) == ("trash", "gone__trashed")
     a = api.get(f"{NS}/events/{first}").json()

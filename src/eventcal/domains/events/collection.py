@@ -11,7 +11,7 @@ from eventcal.domains.events.cost import normalise_cost_input, store_cost
 from eventcal.domains.events.dates import date_columns, timezone_or_empty
 from eventcal.domains.events.schema import ATTENDANCE_MODES, COMPONENTS, EVENT_STATUSES
 from eventcal.domains.events.scopes import SCOPE_ARG, SeriesHooks
-from eventcal.http.args import Invalid, boolean, non_empty_string, one_of, string
+from eventcal.http.args import Invalid, boolean, non_empty_string, one_of
 from eventcal.http.request import RequestState
 from eventcal.i18n import N_
 from eventcal.resources import parsers
@@ -67,7 +67,9 @@ def _flag(name: str, description: str) -> Field:
 
 
 def _text(name: str, description: str) -> Field:
-    return Field(name, description, string(name), column=name, translated=True, type="string")
+    return Field(
+        name, description, parsers.long_string(name), column=name, translated=True, type="string"
+    )
 
 
 FIELDS = (
@@ -207,6 +209,7 @@ EVENTS = Resource(
     table=event,
     fields=FIELDS,
     behaviour=Posts(drafts_get_slugs=False, password_on_writes=True, wp_type=present.WP_TYPE),
+    force_delete=True,
     present=present.event_json,
     schema="Event",
     read_schema="EventWithJsonLd",

@@ -11,7 +11,17 @@ from eventcal.context import Call
 from eventcal.errors import invalid
 from eventcal.http.args import Invalid, truthy
 from eventcal.http.request import RequestState
-from eventcal.resources.dates import end_of_day, format_datetime, parse_time, start_of_day
+from eventcal.resources.dates import (
+    OUT_OF_RANGE,
+    UNREADABLE,
+    clamped,
+    end_of_day,
+    format_datetime,
+    parse_time,
+    shown,
+    start_of_day,
+    storable,
+)
 from eventcal.storage.db import Row, as_local
 from eventcal.timezones import canonical_timezone_name, resolve_timezone, to_local, to_utc
 
@@ -34,7 +44,9 @@ def timezone_or_empty(value: Any, state: RequestState) -> str:
 def _parse_event_time(name: str, value: Any, zone: tzinfo, now: datetime) -> datetime:
     parsed = parse_time(value, zone, now)
     if parsed is None:
-        raise invalid(name)
+        raise invalid(name, reason=UNREADABLE, value=shown(value))
+    if not storable(parsed):
+        raise invalid(name, OUT_OF_RANGE, param=name)
     return parsed
 
 
@@ -121,7 +133,7 @@ def default_end(state: RequestState) -> str:
 
 
 def _window_value(
-    value: Any, strict: bool, site_zone: tzinfo, now: datetime, end: bool
+    name: str, value: Any, strict: bool, site_zone: tzinfo, *, now: datetime, end: bool
 ) -> datetime:
     """A date filter as the original applies it (spec events §2.2).
 
@@ -131,15 +143,15 @@ def _window_value(
     if strict:
         parsed = parse_time(value, UTC, now)
         if parsed is None:
-            raise invalid("start_date")
-        return to_local(parsed.replace(tzinfo=UTC), site_zone)
+            raise invalid(name, reason=UNREADABLE, value=shown(value))
+        return clamped(to_local(clamped(parsed).replace(tzinfo=UTC), site_zone))
     is_timestamp = isinstance(value, int) or (
         isinstance(value, str) and value.strip().isascii() and value.strip().isdigit()
     )
     parsed = parse_time(value, UTC if is_timestamp else site_zone, now)
     if parsed is None:
-        raise invalid("start_date")
-    return end_of_day(parsed) if end else start_of_day(parsed)
+        raise invalid(name, reason=UNREADABLE, value=shown(value))
+    return clamped(end_of_day(parsed) if end else start_of_day(parsed))
 
 
 @dataclass(slots=True)
@@ -173,10 +185,12 @@ def date_window(
         if end_raw is None:
             end_raw = format_datetime(default_end)
     if start_raw is not None:
-        window.start_min = _window_value(start_raw, strict, site_zone, now, end=False)
+        window.start_min = _window_value(
+            "start_date", start_raw, strict, site_zone, now=now, end=False
+        )
     if end_raw is not None:
-        window.end_max = _window_value(end_raw, strict, site_zone, now, end=True)
+        window.end_max = _window_value("end_date", end_raw, strict, site_zone, now=now, end=True)
     for name, raw in relative.items():
         if raw is not None:
-            window.relative[name] = _window_value(raw, strict, site_zone, now, end=True)
+            window.relative[name] = _window_value(name, raw, strict, site_zone, now=now, end=True)
     return window

@@ -18,9 +18,11 @@ import sqlalchemy as sa
 from eventcal.context import Call
 from eventcal.domains.events import recurrence as rules
 from eventcal.domains.events import series
+from eventcal.errors import invalid
 from eventcal.http.args import Arg, Params, one_of
 from eventcal.http.request import RequestState
 from eventcal.http.responses import Reply
+from eventcal.i18n import N_
 from eventcal.resources import changes
 from eventcal.resources.posts import rules as post_rules
 from eventcal.resources.present import present_rows
@@ -107,8 +109,16 @@ class SeriesHooks:
     async def delete(
         self, state: RequestState, resource: Resource, row: Row, params: Params
     ) -> Reply | None:
+        if params.get("force") and row["recurrence"]:
+            raise invalid(
+                "force",
+                N_(
+                    "A recurring series cannot be deleted for good: move it to the trash, "
+                    "or delete its occurrences one by one."
+                ),
+            )
         if row["series_id"] is None:
-            return None  # a single event or the whole series: to the trash
+            return None  # a single event or the whole series: to the trash (or for good)
         call = state.call
         master = await resource.behaviour.find(call, resource, int(row["series_id"]), lock=True)
         if master is None:

@@ -4,7 +4,7 @@ listing index first, and SQLite's search index as the source of a search."""
 from __future__ import annotations
 
 from collections.abc import Hashable
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -78,9 +78,16 @@ def window_count_params(query: ListQuery) -> dict[str, Any]:
         "end_max": end_max,
         "first_day": first_day,
         "last_day": last_day,
-        "first_edge": datetime.combine(first_day + timedelta(days=1), time(), UTC),
+        "first_edge": _midnight_after(first_day),
         "last_edge": datetime.combine(last_day, time(), UTC),
     }
+
+
+def _midnight_after(day: date) -> datetime:
+    """The midnight that ends ``day`` (UTC); the last instant there is for the last day."""
+    if day == date.max:
+        return datetime.max.replace(tzinfo=UTC)
+    return datetime.combine(day + timedelta(days=1), time(), UTC)
 
 
 class EventListing(Listing):

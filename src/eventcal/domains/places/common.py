@@ -23,6 +23,7 @@ from eventcal.http.args import (
     Params,
     check_count,
     csv_items,
+    digits,
     parse_args,
     positive_int_list,
     truthy,
@@ -234,8 +235,8 @@ async def find_twin(call: Call, resource: Resource, fields: Mapping[str, Any]) -
     for row in rows:
         if description and str(row["description"]).strip().lower() != description:
             continue
-        if rules.may_read(call.actor, row):
-            return row
+        if rules.may_read(call.actor, row) and rules.password_access(call.actor, row, None, True):
+            return row  # a protected twin is one the caller may not learn of: a new item is made
     return None
 
 
@@ -255,9 +256,9 @@ def _as_id(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         return value if 0 < value <= rules.MAX_ID else None
-    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        number = int(value.strip())
-        return number if 0 < number <= rules.MAX_ID else None
+    if isinstance(value, str):
+        number = digits(value.strip(), rules.MAX_ID)
+        return number if number else None
     return None
 
 
@@ -314,7 +315,7 @@ class LinkedPosts:
         if items is None:
             raise Invalid()
         ids = sorted({i.id for i in items if i.id is not None})
-        relations.require_existing(await relations.existing(state.conn, target, ids), ids)
+        relations.require_existing(await relations.existing(state.call, target, ids), ids)
         parsed: list[LinkedItem] = []
         for item in items:
             if item.data is None:
@@ -341,7 +342,7 @@ class LinkedPosts:
 
     async def filter(self, value: Any, state: RequestState, target: Resource) -> FilterValue:
         ids = positive_int_list(value, state)
-        relations.require_existing(await relations.existing(state.conn, target, ids), ids)
+        relations.require_existing(await relations.existing(state.call, target, ids), ids)
         return FilterValue(ids, ",".join(str(i) for i in ids))
 
 

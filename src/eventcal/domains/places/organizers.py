@@ -138,6 +138,7 @@ ORGANIZERS = Resource(
     table=organizer,
     fields=FIELDS,
     behaviour=Posts(wp_type="tribe_organizer"),
+    force_delete=True,
     present=organizer_json,
     linked_data=organizer_linked_data,
     schema="Organizer",

@@ -249,6 +249,7 @@ VENUES = Resource(
     table=venue,
     fields=FIELDS,
     behaviour=Posts(wp_type="tribe_venue"),
+    force_delete=True,
     present=venue_json,
     linked_data=venue_linked_data,
     schema="Venue",

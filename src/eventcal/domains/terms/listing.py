@@ -9,13 +9,16 @@ import sqlalchemy as sa
 from eventcal.domains.terms import store
 from eventcal.http.args import (
     MAX_LIST_ITEMS,
+    UNKNOWN_IDS,
     Arg,
     Invalid,
     Params,
     as_int,
+    because,
     boolean,
     check_count,
     csv_items,
+    looks_integral,
     non_empty_string,
 )
 from eventcal.http.request import RequestState
@@ -51,7 +54,7 @@ def parent(taxonomy: str) -> Any:
         if number is None or number < 0:
             raise Invalid()
         if number and not await store.terms_by_ids(state.conn, taxonomy, [number]):
-            raise Invalid()
+            raise because(UNKNOWN_IDS, ids=number)
         return number
 
     return parse
@@ -70,14 +73,17 @@ def id_list(taxonomy: str) -> Any:
         for item in items:
             number = as_int(item)
             if number is None:
-                if isinstance(item, str):
+                if isinstance(item, str) and not looks_integral(item):
                     continue
-                raise Invalid()
+                raise Invalid()  # not a number, or one no id can be
             if number <= 0:
                 raise Invalid()
             ids.append(number)
-        if ids and len(await store.terms_by_ids(state.conn, taxonomy, ids)) != len(set(ids)):
-            raise Invalid()
+        if ids:
+            found = await store.terms_by_ids(state.conn, taxonomy, ids)
+            missing = [str(i) for i in dict.fromkeys(ids) if i not in found]
+            if missing:
+                raise because(UNKNOWN_IDS, ids=", ".join(missing))
         return ids
 
     return parse

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from eventcal.domains.terms import store
 from eventcal.errors import InvalidParams, ParamError
-from eventcal.http.args import MAX_TERMS, Invalid, check_count
+from eventcal.http.args import MAX_TERMS, UNKNOWN_IDS, Invalid, check_count
 from eventcal.http.request import RequestState
 from eventcal.resources.relations import FilterValue
 
@@ -30,10 +30,16 @@ class TermValues:
         return values
 
     async def resolve(self, call: Call, target: Resource, refs: list[Any], name: str) -> list[int]:
-        """Term ids for a write; unknown names create terms for callers who may manage them
-        (numbers that name no term are skipped, as in the original)."""
+        """Term ids for a write; unknown names create terms for callers who may manage them;
+        a number that names no term is refused, as an unknown venue is (the original skipped
+        it: the write silently lost it)."""
         taxonomy = target.behaviour.taxonomy
         resolved = await store.resolve_write_terms(call.conn, taxonomy, refs)
+        if resolved.unknown_ids:
+            missing = ", ".join(map(str, resolved.unknown_ids))
+            raise InvalidParams(
+                {name: ParamError(reason=UNKNOWN_IDS, ids=missing)}  # "Invalid parameter."
+            )
         ids = list(resolved.ids)
         if resolved.new_names:
             if not target.behaviour.may_manage(call.actor):

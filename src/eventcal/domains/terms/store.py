@@ -137,13 +137,14 @@ class ResolvedTerms:
 
     ids: list[int]
     new_names: list[str]
+    unknown_ids: list[int]
 
 
 async def resolve_write_terms(
     conn: Connection, taxonomy: str, values: Sequence[TermValue]
 ) -> ResolvedTerms:
-    """Numbers are ids (unknown ids are skipped, as in the original); texts are a slug, then a
-    name (DEVIATIONS: tags resolve like categories); unknown texts are new names."""
+    """Numbers are ids (unknown ones are listed: the write is refused); texts are a slug, then
+    a name (DEVIATIONS: tags resolve like categories); unknown texts are new names."""
     numbers = [v.number for v in values if v.number is not None]
     texts = [v.text for v in values if v.number is None]
     by_id = await terms_by_ids(conn, taxonomy, numbers)
@@ -151,9 +152,12 @@ async def resolve_write_terms(
     by_name = await terms_by_names(conn, taxonomy, texts)
     ids: list[int] = []
     new_names: list[str] = []
+    unknown_ids: list[int] = []
     for value in values:
         if value.number is not None:
             row = by_id.get(value.number)
+            if row is None and value.number not in unknown_ids:
+                unknown_ids.append(value.number)
         else:
             row = by_slug.get(sanitize_slug(value.text)) or by_name.get(value.text.lower())
             if row is None:
@@ -162,7 +166,7 @@ async def resolve_write_terms(
                 continue
         if row is not None and int(row["id"]) not in ids:
             ids.append(int(row["id"]))
-    return ResolvedTerms(ids, new_names)
+    return ResolvedTerms(ids, new_names, unknown_ids)
 
 
 async def unique_term_slug(conn: Connection, taxonomy: str, wanted: str) -> str:

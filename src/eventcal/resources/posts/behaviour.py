@@ -6,17 +6,21 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import sqlalchemy as sa
+
 from eventcal.errors import ApiError, Forbidden, Gone
 from eventcal.http.request import RequestState
 from eventcal.http.responses import Reply
 from eventcal.permissions import Actor, Cap, publish_status
-from eventcal.resources import changes
+from eventcal.resources import changes, relations, translations
 from eventcal.resources.archive import post_archive
 from eventcal.resources.pagination import Page
 from eventcal.resources.posts import rules
 from eventcal.resources.slugs import sanitize_slug
+from eventcal.resources.spec import Relation, TableLink
 from eventcal.storage import queries as q
-from eventcal.storage.db import Row, UniqueViolation
+from eventcal.storage.db import ForeignKeyViolation, Row, UniqueViolation
+from eventcal.storage.tables import post
 
 if TYPE_CHECKING:
     from eventcal.context import Call
@@ -218,7 +222,12 @@ class Posts:
         """Write ``values`` with ``wanted`` (when not None) as the slug, made unique among the
         live items when it must be; a concurrent writer that takes the same slug first makes the
         unique index refuse ours, and the next free one is tried. False when none could be
-        written."""
+        written. A live item whose title leaves no slug characters (``!!!``, a snowman) gets
+        its id as the slug, as WordPress's ``sanitize_title($title, $post_id)`` gives it."""
+        if wanted == "" and rules.slug_must_be_unique(
+            status, "-", drafts_get_slugs=self.drafts_get_slugs
+        ):
+            wanted = str(item_id)
         unique = wanted is not None and rules.slug_must_be_unique(
             status, wanted, drafts_get_slugs=self.drafts_get_slugs
         )
@@ -247,7 +256,34 @@ class Posts:
         return {"status": "trash"}
 
     async def delete(self, call: Call, resource: Resource, row: Row) -> None:
-        raise AssertionError("posts go to the trash")  # trash_values never returns None
+        """Delete for good (``DELETE ?force=true``): its links go (counts kept), items that
+        link to it lose the link, its translations and its place in the id space go too. An
+        item still referenced otherwise (an event's ``post_parent``) is a 409; nothing
+        changes then."""
+        item_id = int(row["id"])
+        links: dict[Relation, list[int]] = {
+            r: [] for r in resource.relations if isinstance(r.link, TableLink)
+        }
+        try:
+            async with call.conn.savepoint():
+                await relations.set_links(
+                    call,
+                    resource,
+                    item_id,
+                    links,
+                    was_counted=resource.counted(row),
+                    is_counted=False,
+                )
+                await relations.unlink_incoming(call, resource, item_id)
+                await translations.delete_item(call.conn, resource.name, item_id)
+                for table in (resource.table, post):
+                    await call.conn.execute(sa.delete(table).where(table.c.id == item_id))
+        except ForeignKeyViolation:
+            raise ApiError(
+                f"rest_cannot_delete_{resource.name}",
+                "The item is still referenced by other items and cannot be deleted for good.",
+                409,
+            ) from None
 
     def is_published(self, row: Row | None) -> bool:
         """Published items count in term counts."""
