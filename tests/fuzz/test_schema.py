@@ -65,9 +65,21 @@ def request_arguments(case: schemathesis.Case[Any]) -> tuple[str, str, dict[str,
         data = arguments.pop("data")
         sent["content" if isinstance(data, bytes | str) else "data"] = data
     if "files" in arguments:
-        sent["files"] = arguments.pop("files")
+        files = arguments.pop("files") or []
+        pairs = files.items() if isinstance(files, dict) else files
+        if pairs:
+            sent["files"] = [(name, _file_part(value)) for name, value in pairs]
     assert not arguments, f"unexpected transport arguments: {arguments}"
     return method, url, sent
+
+
+def _file_part(value: Any) -> Any:
+    """A multipart part the HTTP client can send: negative data puts numbers, nulls or objects
+    where the file's bytes go, which must still reach the server (as their JSON text)."""
+    if isinstance(value, tuple):
+        filename, content, *rest = value
+        return (filename, _file_part(content), *rest)
+    return value if isinstance(value, bytes | str) else orjson.dumps(value)
 
 
 def assert_error_shape(response: Any) -> None:
