@@ -147,6 +147,52 @@ def test_the_listing_total_reads_the_summary_and_the_edge_days(raw: sqlite3.Conn
     assert any("COVERING INDEX ix_event_listing_end " in s for s in searches), steps
 
 
+def filtered(name: str, shape: Any = None, **values: Any) -> ListQuery:
+    """The default listing narrowed by one of the events listing's filters."""
+    query = window()
+    query.on(name, shape, **values)
+    return query
+
+
+FILTERS = {
+    "venue": filtered("venue", venue_ids=[1, 2]),
+    "event status": filtered("event_status", event_statuses=["scheduled"]),
+    "geoloc": filtered("geoloc", (True, False)),
+    "geoloc near": filtered(
+        "geoloc",
+        (None, True),
+        lat_min=0.0,
+        lat_max=1.0,
+        lng_min=0.0,
+        lng_max=1.0,
+        lat0=0.5,
+        lng0=0.5,
+        cos_lat=1.0,
+        radius_deg2=0.1,
+    ),
+    "no geoloc": filtered("geoloc", (False, False)),
+}
+
+
+@pytest.mark.parametrize("name", list(FILTERS))
+def test_filtered_totals_and_pages_read_no_event_row(raw: sqlite3.Connection, name: str) -> None:
+    """A total filtered by venue, venue location or event status is counted in the listing
+    indexes alone (they hold ``venue_id`` and ``event_status``), and its page's ids too: the
+    events of the window are never read one by one (issue 18), nor the venue once per event."""
+    query = FILTERS[name]
+    count = plan_tree(raw, LISTING.count_statement(query.key), query.values)
+    page = plan_tree(
+        raw, LISTING.page_statement(query.key, "default"), {**query.values, "limit": 10}
+    )
+    (page_id,) = [i for i, _, detail in page if detail == "MATERIALIZE page"]
+    page_steps = [(i, p, d) for i, p, d in page if p == page_id]
+    for steps, index in ((count, "ix_event_listing_end "), (page_steps, "ix_event_listing ")):
+        reads = [d for _, _, d in steps if d.startswith("SEARCH event ")]
+        assert len(reads) == 1, steps
+        assert reads[0].startswith(f"SEARCH event USING COVERING INDEX {index}"), steps
+        assert not any("CORRELATED" in d for _, _, d in steps), steps
+
+
 def test_search_reads_the_trigram_index(raw: sqlite3.Connection) -> None:
     """Words of 3 characters or more find the events in ``event_search`` (FTS5) first; only
     those rows are read (by id), never the whole window."""

@@ -246,10 +246,18 @@ event = sa.Table(
     sa.Column("series_hidden", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("materialized_until", UtcDateTime, nullable=True),
     # The listing: status and hidden flag by equality, then the listing's order (start, id), so
-    # a page reads only its own rows; the end is there for the window test (and the count).
-    sa.Index("ix_event_listing", "status", "hide_from_listings", "start_at", "id", "end_at"),
-    # The listing's total counts the events ending on the window's last day through this one.
-    sa.Index("ix_event_listing_end", "status", "hide_from_listings", "end_at", "start_at"),
+    # a page reads only its own rows; the end is there for the window test (and the count), the
+    # venue and the schema.org status for their filters (read from the index, not the rows).
+    sa.Index(
+        "ix_event_listing",
+        *("status", "hide_from_listings", "start_at", "id", "end_at", "venue_id", "event_status"),
+    ),
+    # The listing's total counts the events ending on the window's last day through this one;
+    # filtered totals walk it (covering: no row is read for the venue or status filters).
+    sa.Index(
+        "ix_event_listing_end",
+        *("status", "hide_from_listings", "end_at", "start_at", "venue_id", "event_status"),
+    ),
     sa.Index(None, "slug"),
     sa.Index(None, "image_id"),
     sa.Index(None, "venue_id"),

@@ -197,8 +197,12 @@ def _geoloc(shape: tuple[bool | None, bool]) -> list[sa.ColumnElement[bool]]:
             ),
             dy * dy + dx * dx <= sa.bindparam("radius_deg2", type_=sa.Float),
         )
-    has_location = sa.exists().where(venue.c.id == event.c.venue_id, located).correlate(event)
-    return [has_location if (wanted is not False or near) else sa.not_(has_location)]
+    # ``venue_id IN (the located venues)``, not a correlated ``EXISTS``: the venues are read
+    # once and the window's events are tested in the listing index (it holds ``venue_id``).
+    located_ids = sa.select(venue.c.id).where(located)
+    if wanted is not False or near:
+        return [event.c.venue_id.in_(located_ids)]
+    return [sa.or_(event.c.venue_id.is_(None), event.c.venue_id.not_in(located_ids))]
 
 
 def _first_of_series(windowed: bool) -> list[sa.ColumnElement[bool]]:
