@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -171,3 +172,25 @@ def test_after_sqlite_rolled_the_batch_back_later_members_write_nothing(path: Pa
 
     run(path, scenario)
     assert notes(path) == ["later"]
+
+
+def test_the_commit_runs_off_the_event_loop_thread(path: Path) -> None:
+    """A ``COMMIT`` waits for ``fsync``: the loop's thread must stay free for reads meanwhile."""
+    commits: list[int] = []
+
+    async def scenario(db: SQLiteDatabase) -> None:
+        loop_thread = threading.get_ident()
+        assert db._write is not None
+
+        def trace(sql: str) -> None:
+            if sql.strip().upper() == "COMMIT":
+                commits.append(threading.get_ident())
+
+        db._write.raw.set_trace_callback(trace)
+        await asyncio.gather(*(write(db, path, f"note {i}", {}) for i in range(3)))
+        await write(db, path, "alone", {})
+        assert len(commits) == 2
+        assert loop_thread not in commits
+
+    run(path, scenario)
+    assert notes(path) == ["note 0", "note 1", "note 2", "alone"]

@@ -168,8 +168,10 @@ class SQLiteDatabase(Database):
     alone; and each waits for the shared ``COMMIT`` before it returns, so nothing is
     acknowledged before it is durable. The commit runs once the writers that were already
     queued on the event loop have had their turn, so a batch is as large as the queue, never
-    waits for more, and a single writer commits at once. If the ``COMMIT`` fails, every member
-    gets :class:`DatabaseUnavailable` and nothing of the batch is written.
+    waits for more, and a single writer commits at once. The ``COMMIT`` runs in a thread, so
+    the event loop serves reads while it waits for the disk, and the writers that arrive
+    meanwhile form the next batch. If the ``COMMIT`` fails, every member gets
+    :class:`DatabaseUnavailable` and nothing of the batch is written.
     """
 
     dialect_name = "sqlite"
@@ -263,7 +265,10 @@ class SQLiteDatabase(Database):
             try:
                 if not raw.in_transaction:
                     raise DatabaseUnavailable("the write transaction was rolled back")
-                raw.execute("COMMIT")
+                # The COMMIT waits for fsync (and now and then a WAL checkpoint): off the
+                # event loop, so reads go on meanwhile. The lock is held, so nothing else uses
+                # this connection; writers arriving meanwhile queue for the next batch.
+                await asyncio.to_thread(raw.execute, "COMMIT")
                 self.commits += 1
             except Exception as exc:
                 if raw.in_transaction:
