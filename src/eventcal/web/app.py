@@ -39,7 +39,7 @@ from eventcal.web.request import (
     bad_value,
     parse,
 )
-from eventcal.web.views import VIEWS, Page
+from eventcal.web.views import VIEWS, MenuCache, Page, Shared
 
 log = logging.getLogger("eventcal.web")
 
@@ -55,6 +55,7 @@ class Pages:
         self.runtime = runtime
         self.embed_origins = tuple(embed_origins)
         self.default_language = runtime.site.default_language
+        self.menus = MenuCache()
 
     def handles(self, path: str) -> bool:
         return bool(PAGE_PATH.match(path) or ITEM_REDIRECT.match(path))
@@ -142,10 +143,15 @@ class Pages:
         cached = runtime.cache.get(key, version)
         if cached is not None:
             return cached
+        # Items are built once per process and revision, as the JSON listings build them (the
+        # item cache applies the change log up to ``version`` first: never older than it).
+        items = runtime.items
+        await items.sync(runtime.database, version)
         urls = runtime.urls_for(request, links.segment)
         async with runtime.database.read() as conn:
             call = Call(conn, ANONYMOUS, runtime.site, urls, now, runtime.registry, language)
-            shown: Page = await VIEWS[page.kind](call, page, links)
+            call.items, call.items_epoch = items, items.epoch
+            shown: Page = await VIEWS[page.kind](call, page, links, Shared(self.menus, version))
         built = self._finish(shown, page, links, language, request)
         if shown.cacheable:
             runtime.cache.put(key, version, built)

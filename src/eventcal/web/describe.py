@@ -4,7 +4,7 @@ site's), its status, its text as plain paragraphs, and which of its URLs may bec
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -28,11 +28,49 @@ _WEB = re.compile(r"^https?://[^\s\"'<>]+$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
+class Line:
+    """What an event's line in a view's day shows (worked out once per event and page: a
+    multi-day event shows on several days)."""
+
+    href: str
+    title: str
+    cancelled: bool
+    time: str
+    """The start time (empty for all-day events)."""
+    zone: str
+    zone_abbr: str
+    status: str
+    where: str
+    """The venue's name."""
+    first_day: date
+
+
+@dataclass(frozen=True, slots=True)
 class Describe:
     """Event texts in one language for one site zone (a template global)."""
 
     words: Words
     site_timezone: str
+    _lines: dict[int, Line] = field(default_factory=dict)
+
+    def line(self, event: dict[str, Any], links: Any) -> Line:
+        """The event's :class:`Line` (``links``: the page's :class:`~eventcal.web.links.Links`)."""
+        found = self._lines.get(id(event))
+        if found is None:
+            zone = self.zone(event)
+            venue = event.get("venue")
+            found = self._lines[id(event)] = Line(
+                href=links.event(str(event["slug"])),
+                title=str(event.get("title", "")),
+                cancelled=event.get("event_status") == "cancelled",
+                time=self.start_time(event),
+                zone=zone,
+                zone_abbr=str(event.get("timezone_abbr") or zone) if zone else "",
+                status=self.status(event),
+                where=str(venue.get("venue") or "") if isinstance(venue, dict) else "",
+                first_day=self.first_day(event),
+            )
+        return found
 
     def zone(self, event: dict[str, Any]) -> str:
         """The event's zone when it is not the site's (else empty)."""

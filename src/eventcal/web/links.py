@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import lru_cache
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -28,6 +29,12 @@ FEED_PARAMS = {
 }
 """Page filter → the events listing's parameter of the same meaning."""
 GOOGLE = "https://calendar.google.com/calendar/render"
+
+
+@lru_cache(maxsize=8192)
+def _segment(slug: str) -> str:
+    """A slug as one path segment (a month page links the same slugs on every build)."""
+    return quote(slug, safe="")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,13 +74,13 @@ class Links:
 
     def event(self, slug: str, day: date | None = None) -> str:
         suffix = f"{day.isoformat()}/" if day is not None else ""
-        return f"{self.home}{ROOT}/event/{quote(slug, safe='')}/{suffix}"
+        return f"{self.home}{ROOT}/event/{_segment(slug)}/{suffix}"
 
     def venue(self, slug: str) -> str:
-        return f"{self.home}{ROOT}/venue/{quote(slug, safe='')}/"
+        return f"{self.home}{ROOT}/venue/{_segment(slug)}/"
 
     def organizer(self, slug: str) -> str:
-        return f"{self.home}{ROOT}/organizer/{quote(slug, safe='')}/"
+        return f"{self.home}{ROOT}/organizer/{_segment(slug)}/"
 
     def static(self, name: str, version: str) -> str:
         return f"{self.base}{ROOT}/static/{version}/{name}"

@@ -4,7 +4,7 @@ naming the collection they read."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 from urllib.parse import urlencode
@@ -34,11 +34,48 @@ class Page:
     (upcoming events end during the day)."""
 
 
+Menus = dict[str, list[tuple[str, str]]]
+MENU_SETS = 16
+"""Menus kept at once (one set per language and day, all of the newest data version)."""
+
+
+@dataclass(slots=True)
+class MenuCache:
+    """The filter menus, kept in the process by the data version they were read at: like the
+    response cache, valid while the version is the same (any write, in any process, moves it),
+    per language and site day."""
+
+    kept: dict[tuple[int, date, str], Menus] = field(default_factory=dict)
+
+    async def get(self, call: Call, version: int) -> Menus:
+        """The menus for ``call``; ``version`` was read before any of the request's data."""
+        key = (version, today(call), call.language)
+        found = self.kept.get(key)
+        if found is None:
+            found = await _menus(call)
+            # Older versions never match again; other languages of this one still may.
+            kept = {k: v for k, v in self.kept.items() if k[0] >= version}
+            self.kept = kept if len(kept) < MENU_SETS else {}
+            self.kept[key] = found
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """What a request's view may take from the process: the menus at the request's version."""
+
+    menus: MenuCache
+    version: int
+
+    async def filter_menus(self, call: Call) -> Menus:
+        return await self.menus.get(call, self.version)
+
+
 def today(call: Call) -> date:
     return to_local(call.now, call.site.zone).date()
 
 
-async def _menus(call: Call) -> dict[str, list[tuple[str, str]]]:
+async def _menus(call: Call) -> Menus:
     """``filter → [(value, label)]`` for the filter form (terms by slug, places by id)."""
     menus: dict[str, list[tuple[str, str]]] = {}
     for name, collection in FILTER_MENUS:
@@ -63,7 +100,7 @@ def _api_root(links: Links, filters: dict[str, str]) -> str:
     return f"{links.rest}/events" + (f"?{params}" if params else "")
 
 
-async def calendar_view(call: Call, page: PageRequest, links: Links) -> Page:
+async def calendar_view(call: Call, page: PageRequest, links: Links, shared: Shared) -> Page:
     """The month, week, day or list view around the request's date."""
     day = page.day or today(call)
     filters = _api_filters(page.filters)
@@ -73,7 +110,7 @@ async def calendar_view(call: Call, page: PageRequest, links: Links) -> Page:
         "day": day,
         "today": today(call),
         "filters": page.filters,
-        "menus": await _menus(call),
+        "menus": await shared.filter_menus(call),
         "previous": _step(links, view, day, -1, page.filters),
         "next": _step(links, view, day, 1, page.filters),
         "feed": links.feed(page.filters),
@@ -126,7 +163,7 @@ def _event_extras(event: dict[str, Any], links: Links, url: str) -> dict[str, An
     }
 
 
-async def event_page(call: Call, page: PageRequest, links: Links) -> Page:
+async def event_page(call: Call, page: PageRequest, links: Links, shared: Shared) -> Page:
     """One event (or, with a date, the occurrence of a recurring event on that date)."""
     event = await reading.by_slug(call, "events", page.slug)
     if event is None:
@@ -153,7 +190,7 @@ async def _occurrence(call: Call, event: dict[str, Any], day: date) -> dict[str,
     raise not_found()
 
 
-async def place_page(call: Call, page: PageRequest, links: Links) -> Page:
+async def place_page(call: Call, page: PageRequest, links: Links, shared: Shared) -> Page:
     """A venue or an organizer with its upcoming events."""
     collection, key = ("venues", "venue") if page.kind == "venue" else ("organizers", "organizer")
     item = await reading.by_slug(call, collection, page.slug)
@@ -175,7 +212,7 @@ async def place_page(call: Call, page: PageRequest, links: Links) -> Page:
     return Page("place.html", context, api_root, title=name, canonical=canonical, cacheable=False)
 
 
-async def sitemap(call: Call, page: PageRequest, links: Links) -> Page:
+async def sitemap(call: Call, page: PageRequest, links: Links, shared: Shared) -> Page:
     events = await reading.sitemap_events(call)
     entries = [(links.event(str(e["slug"])), str(e.get("modified_utc", ""))[:10]) for e in events]
     return Page("sitemap.xml", {"entries": entries}, f"{links.rest}/events")
