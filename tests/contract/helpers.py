@@ -9,7 +9,7 @@ import sqlalchemy as sa
 
 from eventcal.permissions import Actor, Role
 from eventcal.resources.spec import Field, Resource
-from eventcal.storage.tables import change
+from eventcal.storage.service_tables import change
 from tests.conftest import NS, Api
 from tests.contract.declarations import Declared
 

@@ -20,7 +20,7 @@ import sqlalchemy as sa
 
 from eventcal.storage.changes import Change
 from eventcal.storage.db import Connection, Row
-from eventcal.storage.tables import change
+from eventcal.storage.service_tables import change
 
 ACTIONS = (
     "create",

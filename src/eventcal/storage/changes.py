@@ -1,5 +1,5 @@
 """The change log's storage: records collected during a write transaction, written with the
-transaction's data version just before it commits (see ``tables.change``)."""
+transaction's data version just before it commits (see ``service_tables.change``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
-from eventcal.storage.tables import change
+from eventcal.storage.service_tables import change
 
 NEXT_VERSION = "UPDATE data_version SET version = version + 1 WHERE id = 1 RETURNING version"
 """Run last in every versioned write transaction: it holds the row's lock until the commit, so

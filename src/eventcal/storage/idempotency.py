@@ -14,7 +14,7 @@ import orjson
 import sqlalchemy as sa
 
 from eventcal.storage.db import Connection
-from eventcal.storage.tables import UtcDateTime, idempotency_key
+from eventcal.storage.service_tables import UtcDateTime, idempotency_key
 
 _NOW = sa.bindparam("now", type_=UtcDateTime)
 

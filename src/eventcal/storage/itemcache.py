@@ -34,7 +34,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from eventcal.storage.db import Database
-from eventcal.storage.tables import change
+from eventcal.storage.service_tables import change
 
 MAX_CHANGES = 2000
 """More changes than this since the last sync: clear everything instead of reading them all."""

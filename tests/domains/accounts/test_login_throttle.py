@@ -26,7 +26,7 @@ from eventcal.domains.accounts.throttle import LoginPolicy, address_subject
 from eventcal.errors import ConfigError, Unauthorized
 from eventcal.http.client import client_address
 from eventcal.storage.db import create_database, data_version
-from eventcal.storage.tables import login_throttle
+from eventcal.storage.service_tables import login_throttle
 from tests import factories
 from tests.conftest import NS, PASSWORD, RECORDED_NOW, Api, Clock
 

@@ -22,7 +22,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from eventcal.errors import ApiError
 from eventcal.storage.db import Connection, as_utc
-from eventcal.storage.tables import UtcDateTime, login_throttle
+from eventcal.storage.service_tables import UtcDateTime, login_throttle
 
 LOGIN = "login"
 ADDRESS = "address"

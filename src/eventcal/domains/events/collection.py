@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from eventcal.context import Call
-from eventcal.domains.events import ical, links, listing, present, series
+from eventcal.domains.events import ical, links, listing, occurrences, present, series
 from eventcal.domains.events.cost import normalise_cost_input, store_cost
 from eventcal.domains.events.dates import date_columns, timezone_or_empty
 from eventcal.domains.events.schema import ATTENDANCE_MODES, COMPONENTS, EVENT_STATUSES
@@ -232,7 +232,7 @@ EVENTS = Resource(
     counts=series.counts,
     also_load=present.series_rows,
     shown_with=present.series_dependencies,
-    more_routes=listing.occurrence_routes,
+    more_routes=occurrences.occurrence_routes,
     upkeep=series.extend,
     image_column="image_id",
     refers=(post.image_relation(event),),

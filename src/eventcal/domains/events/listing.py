@@ -1,17 +1,13 @@
-"""``GET /events``: its parameters, its named conditions, and the statements that keep it fast
-(exact totals from a per-day summary, pages read from the listing index, SQLite's search index).
+"""``GET /events``: its parameters, and how they become the listing's query (the named
+conditions are in :mod:`.conditions`, the statements that keep it fast in :mod:`.totals`).
 """
 
 from __future__ import annotations
 
-import math
 from datetime import datetime
-from typing import Any
-
-import sqlalchemy as sa
 
 from eventcal.context import Call
-from eventcal.domains.events import links, search
+from eventcal.domains.events import conditions, search
 from eventcal.domains.events.dates import (
     DATE_FILTERS,
     RELATIVE_FILTERS,
@@ -22,28 +18,18 @@ from eventcal.domains.events.dates import (
 )
 from eventcal.domains.events.schema import ATTENDANCE_MODES, EVENT_STATUSES
 from eventcal.domains.events.totals import EventListing
-from eventcal.errors import ApiError, InvalidParams, ParamError
+from eventcal.errors import InvalidParams, ParamError
 from eventcal.http.args import Arg, Params, boolean, positive_int_list, some_of
 from eventcal.http.request import RequestState
-from eventcal.http.responses import Reply
-from eventcal.http.router import Endpoint, Route
-from eventcal.i18n import N_
 from eventcal.permissions import Cap
 from eventcal.resources import dates as date_service
-from eventcal.resources import parsers, relations, service
-from eventcal.resources.components import ref
-from eventcal.resources.listing import Condition, ListQuery
-from eventcal.resources.parsers import path_arg, path_id
+from eventcal.resources import parsers, relations
+from eventcal.resources.listing import ListQuery
 from eventcal.resources.posts import fields as post_fields
 from eventcal.resources.spec import Resource
-from eventcal.storage.db import in_values
 from eventcal.storage.queries import like_pattern
-from eventcal.storage.tables import UtcDateTime, event, venue
+from eventcal.storage.tables import event
 from eventcal.timezones import to_utc
-
-GEOFENCE_KM = 25.0
-"""Radius around ``geoloc_lat``/``geoloc_lng`` (the calendar extension's default geofence)."""
-KM_PER_DEGREE = 111.32
 
 ARGS = (
     *parsers.page_args("events"),
@@ -157,126 +143,11 @@ ARGS = (
     ),
 )
 
-
-# --- conditions ----------------------------------------------------------------------------
-
-
-def _compare(column: Any, op: str, name: str) -> Condition:
-    bound = sa.bindparam(name, type_=UtcDateTime)
-    comparisons = {
-        ">=": column >= bound,
-        "<=": column <= bound,
-        "<": column < bound,
-        ">": column > bound,
-    }
-    condition = comparisons[op]
-    return lambda _: [condition]
-
-
-def _equal(column: Any, name: str, type_: Any) -> Condition:
-    condition = column == sa.bindparam(name, type_=type_)
-    return lambda _: [condition]
-
-
-def _geoloc(shape: tuple[bool | None, bool]) -> list[sa.ColumnElement[bool]]:
-    """The venue has coordinates (or not), or lies within the geofence around a point."""
-    wanted, near = shape
-    located = sa.and_(venue.c.latitude.is_not(None), venue.c.longitude.is_not(None))
-    if near:
-        dy = venue.c.latitude - sa.bindparam("lat0", type_=sa.Float)
-        dx = (venue.c.longitude - sa.bindparam("lng0", type_=sa.Float)) * sa.bindparam(
-            "cos_lat", type_=sa.Float
-        )
-        located = sa.and_(
-            located,
-            venue.c.latitude.between(
-                sa.bindparam("lat_min", type_=sa.Float), sa.bindparam("lat_max", type_=sa.Float)
-            ),
-            venue.c.longitude.between(
-                sa.bindparam("lng_min", type_=sa.Float), sa.bindparam("lng_max", type_=sa.Float)
-            ),
-            dy * dy + dx * dx <= sa.bindparam("radius_deg2", type_=sa.Float),
-        )
-    # ``venue_id IN (the located venues)``, not a correlated ``EXISTS``: the venues are read
-    # once and the window's events are tested in the listing index (it holds ``venue_id``).
-    located_ids = sa.select(venue.c.id).where(located)
-    if wanted is not False or near:
-        return [event.c.venue_id.in_(located_ids)]
-    return [sa.or_(event.c.venue_id.is_(None), event.c.venue_id.not_in(located_ids))]
-
-
-def _first_of_series(windowed: bool) -> list[sa.ColumnElement[bool]]:
-    """Single events, and of each series only the occurrence no earlier one of the same status
-    precedes (inside the window's start, when the listing has one)."""
-    other = event.alias("sibling")
-    earlier = sa.or_(
-        other.c.start_at < event.c.start_at,
-        sa.and_(other.c.start_at == event.c.start_at, other.c.id < event.c.id),
-    )
-    conditions = [
-        other.c.series_id == event.c.series_id,
-        other.c.status == event.c.status,
-        other.c.hide_from_listings == sa.false(),
-        earlier,
-    ]
-    if windowed:
-        conditions.append(other.c.start_at >= sa.bindparam("start_min", type_=UtcDateTime))
-    sibling = sa.exists().where(*conditions).correlate(event)
-    return [sa.or_(event.c.series_id.is_(None), sa.not_(sibling))]
-
-
-CONDITIONS: dict[str, Condition] = {
-    **post_fields.visibility(event),
-    "listed": lambda _: [event.c.hide_from_listings == sa.false()],
-    "start_min": _compare(event.c.start_at, ">=", "start_min"),
-    "end_max": _compare(event.c.end_at, "<=", "end_max"),
-    "starts_before": _compare(event.c.start_at, "<", "starts_before"),
-    "starts_after": _compare(event.c.start_at, ">", "starts_after"),
-    "ends_before": _compare(event.c.end_at, "<", "ends_before"),
-    "ends_after": _compare(event.c.end_at, ">", "ends_after"),
-    "words": search.words_condition,
-    "excluded": search.excluded_condition,
-    "categories": lambda _: [relations.links_to_any(links.CATEGORIES, event, "category_ids")],
-    "tags": lambda _: [relations.links_to_any(links.TAGS, event, "tag_ids")],
-    "venue": lambda _: [relations.links_to_any(links.VENUE, event, "venue_ids")],
-    "organizer": lambda _: [relations.links_to_any(links.ORGANIZERS, event, "organizer_ids")],
-    "featured": _equal(event.c.featured, "featured", sa.Boolean),
-    "include": lambda _: [in_values(event.c.id, "include")],
-    "post_parent": _equal(event.c.parent_id, "parent_id", sa.Integer),
-    "ticketed": _equal(event.c.ticketed, "ticketed", sa.Boolean),
-    "geoloc": _geoloc,
-    "event_status": lambda _: [in_values(event.c.event_status, "event_statuses", sa.String())],
-    "series": lambda _: [event.c.series_id == sa.bindparam("series_id", type_=sa.Integer)],
-    "collapse": _first_of_series,
-    "attendance_mode": lambda _: [
-        in_values(event.c.attendance_mode, "attendance_modes", sa.String())
-    ],
-}
-
-
 # --- from parameters to the query ----------------------------------------------------------
 
 
 def _flag(value: bool) -> str:
     return "1" if value else "0"
-
-
-def _bounding_box(lat: float, lng: float, radius_km: float) -> dict[str, float]:
-    """Parameters of the distance test: a box for the cheap part, then an equirectangular
-    distance (accurate to well under 1% at geofence scales, and plain arithmetic in SQL)."""
-    dlat = radius_km / KM_PER_DEGREE
-    cos_lat = max(math.cos(math.radians(lat)), 1e-6)
-    dlng = min(radius_km / (KM_PER_DEGREE * cos_lat), 180.0)
-    return {
-        "lat_min": lat - dlat,
-        "lat_max": lat + dlat,
-        "lng_min": lng - dlng,
-        "lng_max": lng + dlng,
-        "lat0": lat,
-        "lng0": lng,
-        "cos_lat": cos_lat,
-        "radius_deg2": dlat * dlat,
-    }
 
 
 def _dates(call: Call, params: Params, query: ListQuery, strict: bool) -> list[tuple[str, str]]:
@@ -332,7 +203,7 @@ def _geolocation(params: Params, query: ListQuery) -> list[tuple[str, str]]:
         link.append(("geoloc", _flag(params["geoloc"])))
     if near:
         lat, lng = params["geoloc_lat"], params["geoloc_lng"]
-        query.values.update(_bounding_box(lat, lng, GEOFENCE_KM))
+        query.values.update(conditions.bounding_box(lat, lng, conditions.GEOFENCE_KM))
         link += [("geoloc_lat", repr(lat)), ("geoloc_lng", repr(lng))]
     return link
 
@@ -396,56 +267,7 @@ async def prepare(state: RequestState, params: Params, resource: Resource) -> Li
 LISTING = EventListing(
     table=event,
     args=ARGS,
-    conditions=CONDITIONS,
+    conditions=conditions.CONDITIONS,
     orders={"default": (event.c.start_at, event.c.id)},
     prepare=prepare,
 )
-
-
-# --- a series' occurrences -----------------------------------------------------------------
-
-OCCURRENCE_ARGS = tuple(
-    a for a in ARGS if a.name in ("page", "per_page", "start_date", "end_date", "status")
-)
-
-
-async def list_occurrences(state: RequestState, params: Params) -> Reply:
-    """The occurrences of a recurring event (by its series' id or one occurrence's id) in a
-    window, paged, in start order."""
-    resource = state.call.registry["events"]
-    row = await service.find(state, resource, path_id(state))
-    series_id = row["id"] if row["recurrence"] else row["series_id"]
-    if series_id is None:
-        raise ApiError(
-            "rest-event-not-recurring", N_("Event {id} does not repeat."), 400, id=row["id"]
-        )
-    master = row if row["recurrence"] else await service.find(state, resource, int(series_id))
-    resource.behaviour.check_read(resource, state.actor, master, None, state.context_edit)
-
-    def narrow(query: ListQuery) -> None:
-        query.on("series", series_id=int(series_id))
-
-    path = f"events/{series_id}/occurrences"
-    return await service.list_page(state, resource, params, narrow=narrow, path=path)
-
-
-def occurrence_routes(resource: Resource) -> list[Route]:
-    return [
-        Route(
-            r"/events/(?P<id>\d+)/occurrences",
-            (
-                Endpoint(
-                    ("GET",),
-                    list_occurrences,
-                    (path_arg("id", "the event post ID", "integer"), *OCCURRENCE_ARGS),
-                    summary="The occurrences of a recurring event (by its series' id or one "
-                    "occurrence's id) in a window (start_date, end_date), paged, in start order; "
-                    "status filters them as in the events listing.",
-                    responses={400: "Not a recurring event", 404: "No such event"},
-                    response_schema=ref("EventArchive"),
-                    tag=resource.collection,
-                ),
-            ),
-            "/events/{id}/occurrences",
-        )
-    ]

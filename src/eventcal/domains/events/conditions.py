@@ -1,0 +1,131 @@
+"""The named conditions of ``GET /events`` (what each filter adds to the listing's WHERE) and
+the geofence's parameters."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import sqlalchemy as sa
+
+from eventcal.domains.events import links, search
+from eventcal.resources import relations
+from eventcal.resources.listing import Condition
+from eventcal.resources.posts import fields as post_fields
+from eventcal.storage.db import in_values
+from eventcal.storage.tables import UtcDateTime, event, venue
+
+GEOFENCE_KM = 25.0
+"""Radius around ``geoloc_lat``/``geoloc_lng`` (the calendar extension's default geofence)."""
+KM_PER_DEGREE = 111.32
+
+
+def _compare(column: Any, op: str, name: str) -> Condition:
+    bound = sa.bindparam(name, type_=UtcDateTime)
+    comparisons = {
+        ">=": column >= bound,
+        "<=": column <= bound,
+        "<": column < bound,
+        ">": column > bound,
+    }
+    condition = comparisons[op]
+    return lambda _: [condition]
+
+
+def _equal(column: Any, name: str, type_: Any) -> Condition:
+    condition = column == sa.bindparam(name, type_=type_)
+    return lambda _: [condition]
+
+
+def _geoloc(shape: tuple[bool | None, bool]) -> list[sa.ColumnElement[bool]]:
+    """The venue has coordinates (or not), or lies within the geofence around a point."""
+    wanted, near = shape
+    located = sa.and_(venue.c.latitude.is_not(None), venue.c.longitude.is_not(None))
+    if near:
+        dy = venue.c.latitude - sa.bindparam("lat0", type_=sa.Float)
+        dx = (venue.c.longitude - sa.bindparam("lng0", type_=sa.Float)) * sa.bindparam(
+            "cos_lat", type_=sa.Float
+        )
+        located = sa.and_(
+            located,
+            venue.c.latitude.between(
+                sa.bindparam("lat_min", type_=sa.Float), sa.bindparam("lat_max", type_=sa.Float)
+            ),
+            venue.c.longitude.between(
+                sa.bindparam("lng_min", type_=sa.Float), sa.bindparam("lng_max", type_=sa.Float)
+            ),
+            dy * dy + dx * dx <= sa.bindparam("radius_deg2", type_=sa.Float),
+        )
+    # ``venue_id IN (the located venues)``, not a correlated ``EXISTS``: the venues are read
+    # once and the window's events are tested in the listing index (it holds ``venue_id``).
+    located_ids = sa.select(venue.c.id).where(located)
+    if wanted is not False or near:
+        return [event.c.venue_id.in_(located_ids)]
+    return [sa.or_(event.c.venue_id.is_(None), event.c.venue_id.not_in(located_ids))]
+
+
+def _first_of_series(windowed: bool) -> list[sa.ColumnElement[bool]]:
+    """Single events, and of each series only the occurrence no earlier one of the same status
+    precedes (inside the window's start, when the listing has one)."""
+    other = event.alias("sibling")
+    earlier = sa.or_(
+        other.c.start_at < event.c.start_at,
+        sa.and_(other.c.start_at == event.c.start_at, other.c.id < event.c.id),
+    )
+    conditions = [
+        other.c.series_id == event.c.series_id,
+        other.c.status == event.c.status,
+        other.c.hide_from_listings == sa.false(),
+        earlier,
+    ]
+    if windowed:
+        conditions.append(other.c.start_at >= sa.bindparam("start_min", type_=UtcDateTime))
+    sibling = sa.exists().where(*conditions).correlate(event)
+    return [sa.or_(event.c.series_id.is_(None), sa.not_(sibling))]
+
+
+CONDITIONS: dict[str, Condition] = {
+    **post_fields.visibility(event),
+    "listed": lambda _: [event.c.hide_from_listings == sa.false()],
+    "start_min": _compare(event.c.start_at, ">=", "start_min"),
+    "end_max": _compare(event.c.end_at, "<=", "end_max"),
+    "starts_before": _compare(event.c.start_at, "<", "starts_before"),
+    "starts_after": _compare(event.c.start_at, ">", "starts_after"),
+    "ends_before": _compare(event.c.end_at, "<", "ends_before"),
+    "ends_after": _compare(event.c.end_at, ">", "ends_after"),
+    "words": search.words_condition,
+    "excluded": search.excluded_condition,
+    "categories": lambda _: [relations.links_to_any(links.CATEGORIES, event, "category_ids")],
+    "tags": lambda _: [relations.links_to_any(links.TAGS, event, "tag_ids")],
+    "venue": lambda _: [relations.links_to_any(links.VENUE, event, "venue_ids")],
+    "organizer": lambda _: [relations.links_to_any(links.ORGANIZERS, event, "organizer_ids")],
+    "featured": _equal(event.c.featured, "featured", sa.Boolean),
+    "include": lambda _: [in_values(event.c.id, "include")],
+    "post_parent": _equal(event.c.parent_id, "parent_id", sa.Integer),
+    "ticketed": _equal(event.c.ticketed, "ticketed", sa.Boolean),
+    "geoloc": _geoloc,
+    "event_status": lambda _: [in_values(event.c.event_status, "event_statuses", sa.String())],
+    "series": lambda _: [event.c.series_id == sa.bindparam("series_id", type_=sa.Integer)],
+    "collapse": _first_of_series,
+    "attendance_mode": lambda _: [
+        in_values(event.c.attendance_mode, "attendance_modes", sa.String())
+    ],
+}
+
+
+def bounding_box(lat: float, lng: float, radius_km: float) -> dict[str, float]:
+    """Parameters of the distance test: a box for the cheap part, then an equirectangular
+    distance (accurate to well under 1% at geofence scales, and plain arithmetic in SQL)."""
+    dlat = radius_km / KM_PER_DEGREE
+    cos_lat = max(math.cos(math.radians(lat)), 1e-6)
+    dlng = min(radius_km / (KM_PER_DEGREE * cos_lat), 180.0)
+    return {
+        "lat_min": lat - dlat,
+        "lat_max": lat + dlat,
+        "lng_min": lng - dlng,
+        "lng_max": lng + dlng,
+        "lat0": lat,
+        "lng0": lng,
+        "cos_lat": cos_lat,
+        "radius_deg2": dlat * dlat,
+    }
