@@ -69,6 +69,43 @@ def test_languages_by_parameter_prefix_then_header(api: Api, site: Site) -> None
     assert "Diese Seite kann nicht angezeigt werden" in problem
 
 
+def test_a_language_chosen_by_parameter_stays_with_the_links(api: Api, site: Site) -> None:
+    german = page(api, "/calendar/month/?date=2026-11-01&translation_language=de").text
+    assert '<html lang="de">' in german
+    # the next page, the days and the form keep the language (by its prefix)
+    assert '<a rel="next" href="http://127.0.0.1/de/calendar/month/?date=2026-12-01">' in german
+    assert 'href="http://127.0.0.1/de/calendar/day/?date=2026-11-25"' in german
+    assert 'action="http://127.0.0.1/de/calendar/month/"' in german
+    # the other languages' links lead to those languages (no parameter overriding them)
+    english = '<link rel="alternate" hreflang="en" href="http://127.0.0.1/calendar/month/?date=2026-11-01">'
+    assert english in german
+    switches = [line for line in german.splitlines() if "hreflang" in line]
+    assert len(switches) == 7 and not any("translation_language" in s for s in switches)
+    switched = page(api, "/calendar/month/?date=2026-11-01")
+    assert switched.headers["content-language"] == "en"
+
+
+def test_feeds_are_asked_in_the_page_s_language(api: Api, site: Site) -> None:
+    concert = site.concert["id"]
+    translated = api.post(
+        f"{NS}/events/{concert}?translation_language=de", json={"title": "Herbstkonzert"}
+    )
+    assert translated.status_code == 200, translated.text
+    month = page(api, "/de/calendar/month/?date=2026-11-01&category=music").text
+    feed = re.search(r'href="http://127.0.0.1(/cal/events/v1/events\.ics\?[^"]+)"', month)
+    assert feed is not None and "translation_language=de" in feed.group(1)
+    listed = page(api, feed.group(1).replace("&amp;", "&")).text
+    assert "SUMMARY:Herbstkonzert" in listed
+    webcal = f'href="webcal://127.0.0.1{feed.group(1)}"'
+    assert webcal in month
+    event = page(api, f"/de/calendar/event/{site.concert['slug']}/").text
+    ics = re.search(r'href="http://127.0.0.1(/cal/events/v1/events/\d+\.ics[^"]*)"', event)
+    assert ics is not None
+    assert "SUMMARY:Herbstkonzert" in page(api, ics.group(1)).text
+    english = page(api, "/calendar/month/?date=2026-11-01").text
+    assert 'href="http://127.0.0.1/cal/events/v1/events.ics"' in english
+
+
 def test_every_page_announces_the_api(api: Api, site: Site) -> None:
     expected = {
         "/calendar/": f"http://127.0.0.1{NS}/events",
@@ -126,6 +163,10 @@ def test_event_pages_carry_the_json_ld_google_requires(api: Api, site: Site) -> 
     assert data["offers"]["price"] == "10"
     assert data["organizer"]["name"] == "Friends of Music"
     assert data["url"] == f"http://127.0.0.1/calendar/event/{site.concert['slug']}/"
+    assert data["offers"]["url"] == data["url"]
+    # no empty values (an empty "url" is an invalid URL), no placeholder performer
+    assert "url" not in data["location"] and "telephone" not in data["organizer"]
+    assert '""' not in found.group(1) and "performer" not in data
     canonical = f'<link rel="canonical" href="{data["url"]}">'
     assert canonical in html
     assert f'<meta property="og:url" content="{data["url"]}">' in html

@@ -89,7 +89,8 @@ class Pages:
                 return self._redirect(links, redirect["kind"], redirect["slug"])
             page = parse(path, query)
             assert page is not None
-            links = Links(base, segment, page.embed, self.default_language)
+            feed_language = "" if language == self.default_language else language
+            links = Links(base, segment, page.embed, self.default_language, feed_language)
             if page.kind == "static":
                 return static.serve(*page.static)
             built = await self._built(request, page, links, language)
@@ -110,13 +111,17 @@ class Pages:
         return Outgoing(built.status, dict(built.headers), b"" if head else built.body)
 
     def _language(self, path: str, query: dict[str, Any], accept: str | None) -> tuple[str, str]:
-        """``translation_language``, then the path's prefix, then ``Accept-Language``."""
+        """``translation_language``, then the path's prefix, then ``Accept-Language``; and
+        the prefix the page's links carry (the parameter's language, so that the next page
+        keeps it, else the path's)."""
         found = PAGE_PATH.match(path) or ITEM_REDIRECT.match(path)
         segment = (found["lang"] or "").lower() if found else ""
-        if segment == self.default_language:
-            segment = ""
         wanted = query.get("translation_language")
         chosen = normalize_language(wanted) if isinstance(wanted, str) else None
+        if chosen:
+            segment = chosen
+        if segment == self.default_language:
+            segment = ""
         header = negotiate(accept) if accept else None
         return chosen or segment or header or self.default_language, segment
 
@@ -179,7 +184,12 @@ class Pages:
         self, shown: Page, page: PageRequest, links: Links, language: str, request: Request
     ) -> dict[str, Any]:
         """What every page's frame shows: language links, canonical URL, the API's URL."""
-        query = request.scope.get("query_string", b"").decode("latin-1")
+        # The language is the alternates' prefix: a ``translation_language`` would override it.
+        query = "&".join(
+            part
+            for part in request.scope.get("query_string", b"").decode("latin-1").split("&")
+            if part and part.split("=", 1)[0] != "translation_language"
+        )
         tail = request.scope["path"]
         found = PAGE_PATH.match(tail)
         if found is not None and found["lang"]:

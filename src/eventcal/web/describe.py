@@ -127,6 +127,34 @@ class Describe:
         return self.words.gettext(word) if word else ""
 
 
+def linked_data(json_ld: dict[str, Any], url: str) -> dict[str, Any]:
+    """An event's schema.org object as its page publishes it: at the page's URL, without the
+    empty values the API's copy keeps for the original's shape (``"url": ""`` is an invalid URL
+    to search engines) and without its placeholder ``"performer": "Organization"`` (a string
+    names a performer)."""
+    data = _without_empty(json_ld)
+    data["url"] = url
+    offers = data.get("offers")
+    if isinstance(offers, dict):
+        offers["url"] = url
+    if isinstance(data.get("performer"), str):
+        del data["performer"]
+    return data
+
+
+def _without_empty(value: dict[str, Any]) -> dict[str, Any]:
+    kept: dict[str, Any] = {}
+    for key, found in value.items():
+        item = found
+        if isinstance(found, dict):
+            item = _without_empty(found)
+        elif isinstance(found, list):
+            item = [_without_empty(i) if isinstance(i, dict) else i for i in found]
+        if item not in ("", None, [], {}):
+            kept[key] = item
+    return kept
+
+
 def paragraphs(markup: str) -> list[str]:
     """A description as plain-text paragraphs (markup never reaches the page)."""
     return [text for text in (plain_text(part) for part in _BREAKS.split(markup or "")) if text]

@@ -46,6 +46,9 @@ class Links:
     segment: str = ""
     embed: bool = False
     default_language: str = "en"
+    language: str = ""
+    """The page's language when it is not the site's default: feeds are asked for it (a
+    calendar app subscribing sends no ``Accept-Language`` of the visitor's)."""
 
     @property
     def home(self) -> str:
@@ -62,7 +65,7 @@ class Links:
 
     def for_language(self, language: str) -> Links:
         segment = "" if language == self.default_language else language
-        return Links(self.base, segment, self.embed, self.default_language)
+        return Links(self.base, segment, self.embed, self.default_language, self.language)
 
     def view(self, view: str, day: date | None, filters: dict[str, str], **extra: Any) -> str:
         params = [(name, filters[name]) for name in FILTERS if filters.get(name)]
@@ -86,11 +89,14 @@ class Links:
         return f"{self.base}{ROOT}/static/{version}/{name}"
 
     def event_ics(self, event_id: int) -> str:
-        return f"{self.rest}/events/{event_id}.ics"
+        query = f"?translation_language={self.language}" if self.language else ""
+        return f"{self.rest}/events/{event_id}.ics{query}"
 
     def feed(self, filters: dict[str, str]) -> str:
         """The events feed with the page's filters (``https://…/events.ics?categories=…``)."""
         params = [(FEED_PARAMS[n], filters[n]) for n in FILTERS if filters.get(n)]
+        if self.language:
+            params.append(("translation_language", self.language))
         return f"{self.rest}/events.ics" + (f"?{urlencode(params)}" if params else "")
 
     def webcal(self, filters: dict[str, str]) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from eventcal.web.describe import Describe, paragraphs, web_url
+from eventcal.web.describe import Describe, linked_data, paragraphs, web_url
 from eventcal.web.render import render, words
 
 PAGE_POLICY = (
@@ -44,6 +44,7 @@ def render_page(
     helpers = {
         "describe": Describe(words(language), site_timezone),
         "paragraphs": paragraphs,
+        "linked_data": linked_data,
         "web_url": web_url,
     }
     return render(template, language, {**helpers, **context})
