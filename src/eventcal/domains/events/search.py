@@ -116,15 +116,43 @@ def indexed_words(words: tuple[str, ...]) -> list[str]:
     return [w for w in words if len(w) >= MIN_INDEXED_WORD]
 
 
+_MASTER = event.alias("search_master")
+_SHARES_ROW = (
+    sa.exists()
+    .where(
+        _MASTER.c.id == event.c.series_id,
+        *(_MASTER.c[f] == event.c[f] for f in SEARCH_FIELDS),
+    )
+    .correlate(event)
+)
+"""The event is an occurrence with its master's text: it has no row of its own in
+``event_search`` and is found through its master's (migration 0015_search)."""
+
+
 def source(search_index: bool) -> tuple[sa.FromClause, list[Any]]:
     """The FROM clause of the listing and the conditions it brings: a search with words of 3
     characters or more on SQLite starts from the events whose text contains them all in
-    ``event_search``, so it reads only those rows, never the whole window."""
+    ``event_search``, so it reads only those rows, never the whole window.
+
+    ``event_search`` holds one row per text: an event's own (single events, series, overridden
+    occurrences), or a series' for every occurrence that has the series' text. So a matching
+    row stands for its event and for the occurrences of its series (read from the index of
+    ``series_id``) that share it; each event comes once: by its own row, or else its series'.
+    """
     if not search_index:
         return event, []
-    joined = _CrossJoin(SEARCH_INDEX, event, event.c.id == SEARCH_INDEX.c.rowid)
     match = SEARCH_INDEX.c[SQLITE_SEARCH_TABLE].match(sa.bindparam("search_match", type_=sa.String))
-    return joined, [match]
+    occurrence = event.alias("occurrence")
+    hits = sa.union_all(
+        sa.select(SEARCH_INDEX.c.rowid.label("id"), sa.false().label("shared")).where(match),
+        sa.select(occurrence.c.id, sa.true())
+        .select_from(
+            _CrossJoin(SEARCH_INDEX, occurrence, occurrence.c.series_id == SEARCH_INDEX.c.rowid)
+        )
+        .where(match),
+    ).subquery("hits")
+    joined = _CrossJoin(hits, event, event.c.id == hits.c.id)
+    return joined, [sa.or_(hits.c.shared == sa.false(), _SHARES_ROW)]
 
 
 _INDEX_PROBE = sa.select(sa.func.count()).select_from(
