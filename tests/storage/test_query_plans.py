@@ -179,6 +179,9 @@ def prepared_search(text: str, language: str = "en") -> ListQuery:
     class SQLite:
         dialect_name = "sqlite"
 
+        async def scalar(self, *_: object) -> int:
+            return 0  # the search index's probe: an empty index (no word is common)
+
     call = Call(
         conn=cast(Any, SQLite()),
         actor=ANONYMOUS,
