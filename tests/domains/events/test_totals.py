@@ -218,3 +218,41 @@ def test_the_index_is_asked_for_the_rarest_word_and_results_do_not_change(
     assert found["air 9999"] == []
     monkeypatch.setattr(search, "PROBE_CAP", 0)  # never narrowed: the plain intersection
     assert {words: searched(api, words) for words in queries} == found
+
+
+def test_a_common_words_page_in_listing_order_is_the_same(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search with at least ``search.COMMON`` index matches reads its page in listing order
+    (SQLite; its total still from the index): pages and totals are those of the index path."""
+    for i in range(7):
+        make(api, f"Jazz {i}", f"2026-12-{i + 10} 20:00:00", description="Late night")
+    make(api, "Quiet", "2026-12-01 20:00:00", description="A jazz trio")
+    make(api, "Locked jazz", "2026-12-02 20:00:00", post_password="pw")
+    make(api, "Locked", "2026-12-03 20:00:00", post_password="pw", description="jazz")
+    queries = ("jazz", "jazz night", "jazz -trio", "night jazz 3")
+
+    def pages(words: str) -> list[tuple[str, list[int]]]:
+        found: list[tuple[str, list[int]]] = []
+        for page in (1, 2, 3):
+            response = api.get(
+                f"{NS}/events", params={"search": words, "per_page": 3, "page": page}
+            )
+            if response.status_code != 200:  # past the last page
+                found.append((str(response.status_code), []))
+                continue
+            events = [e["id"] for e in response.json()["events"]]
+            found.append((response.headers["x-tec-total"], events))
+        return found
+
+    indexed = {words: pages(words) for words in queries}
+    assert indexed["jazz"][0][0] == "9"
+    monkeypatch.setattr(search, "COMMON", 2)
+    if api.database.dialect_name == "sqlite":
+
+        async def plan() -> search.IndexPlan:
+            async with api.database.read() as conn:
+                return await search.index_plan(conn, ["jazz"])
+
+        assert api.run(plan).common
+    assert {words: pages(words) for words in queries} == indexed

@@ -259,8 +259,10 @@ async def prepare(state: RequestState, params: Params, resource: Resource) -> Li
         link.append(("collapse_recurring", "1"))
     query.link = link
     if indexed and call.conn.dialect_name == "sqlite":
-        query.values["search_match"] = await search.index_query(call.conn, list(indexed))
-        query.order = "search_index"
+        plan = await search.index_plan(call.conn, list(indexed))
+        query.values["search_match"] = plan.match
+        # A common word: the page in listing order, the total from the index (totals.py).
+        query.order = "search_total_index" if plan.common else "search_index"
     return query
 
 

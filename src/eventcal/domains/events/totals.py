@@ -61,6 +61,9 @@ def _window_count_stmt() -> sa.Select[Any]:
 
 
 WINDOW_COUNT = _window_count_stmt()
+SEARCH_INDEX_ORDERS = ("search_index", "search_total_index")
+"""A search's total starts from SQLite's search index; its page too with ``search_index``
+only (a common word's page is found faster in listing order: ``search.COMMON``)."""
 WINDOW_ONLY = {"listed", "start_min", "end_max"}
 """The conditions of the default listing (besides the status): its total comes from the
 per-day summary."""
@@ -102,7 +105,8 @@ class EventListing(Listing):
     async def count(self, conn: Connection, query: ListQuery) -> int:
         if self.counts_by_day(query.key):
             return int(await conn.scalar(WINDOW_COUNT, window_count_params(query)))
-        statement = self.count_statement(query.key, search_index=query.order == "search_index")
+        index = query.order in SEARCH_INDEX_ORDERS
+        statement = self.count_statement(query.key, search_index=index)
         return int(await conn.scalar(statement, query.values))
 
     async def rows(self, conn: Connection, query: ListQuery) -> list[Row]:
