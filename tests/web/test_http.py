@@ -171,6 +171,11 @@ def test_event_pages_carry_the_json_ld_google_requires(api: Api, site: Site) -> 
     assert canonical in html
     assert f'<meta property="og:url" content="{data["url"]}">' in html
     assert '<meta property="og:title" content="Autumn Concert">' in html
+    assert '<meta property="og:locale" content="en_US">' in html
+    assert '<meta property="og:locale:alternate" content="de_DE">' in html
+    spanish = page(api, f"/es/calendar/event/{site.concert['slug']}/").text
+    assert '<meta property="og:locale" content="es_ES">' in spanish
+    assert '<meta property="og:locale:alternate" content="en_US">' in spanish
     month = page(api, "/calendar/month/?date=2026-11-01").text
     assert '<meta property="og:title" content="November 2026">' in month
     assert '<link rel="canonical" href="http://127.0.0.1/calendar/month/?date=2026-11-01">' in month
@@ -193,6 +198,9 @@ def test_embeds_may_be_framed_by_the_configured_origins_only(embedding: TestClie
     assert "x-frame-options" not in embed.headers
     assert '<body class="embed">' in embed.text and 'class="site"' not in embed.text
     assert 'action="http://127.0.0.1/calendar/embed/month/"' in embed.text
+    # search engines are sent to the calendar's own page
+    own = '<link rel="canonical" href="http://127.0.0.1/calendar/month/?date=2026-11-01">'
+    assert own in embed.text
     full = embedding.get("/calendar/month/")
     assert "frame-ancestors 'none'" in full.headers["content-security-policy"]
     assert full.headers["x-frame-options"] == "DENY"

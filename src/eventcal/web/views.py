@@ -4,7 +4,7 @@ naming the collection they read."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 from urllib.parse import urlencode
@@ -133,7 +133,10 @@ async def calendar_view(call: Call, page: PageRequest, links: Links, shared: Sha
         place(days, events)
         context["days"] = days
         context["weeks"] = [days[i : i + 7] for i in range(0, len(days), 7)]
-    canonical = links.for_language(call.language).view(view, page.day, page.filters)
+    # An embed's canonical page is the calendar's own; a list page past the first is its own.
+    full = replace(links.for_language(call.language), embed=False)
+    more = page.page if view == "list" and page.page > 1 else None
+    canonical = full.view(view, page.day, page.filters, page=more)
     return Page(f"{view}.html", context, _api_root(links, page.filters), canonical=canonical)
 
 
