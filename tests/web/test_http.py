@@ -85,6 +85,29 @@ def test_a_language_chosen_by_parameter_stays_with_the_links(api: Api, site: Sit
     assert switched.headers["content-language"] == "en"
 
 
+def test_an_item_s_pages_in_other_languages_use_their_slugs(api: Api, site: Site) -> None:
+    concert = site.concert["id"]
+    translated = api.post(
+        f"{NS}/events/{concert}?translation_language=de", json={"title": "Herbstkonzert"}
+    )
+    assert translated.status_code == 200, translated.text
+    german = page(api, "/de/calendar/event/herbstkonzert/").text
+    english = "http://127.0.0.1/calendar/event/autumn-concert/"
+    assert f'<link rel="alternate" hreflang="en" href="{english}">' in german
+    assert f'<a href="{english}" hreflang="en" lang="en">' in german
+    for url in re.findall(r'hreflang="[a-z-]+" href="http://127.0.0.1([^"]+)"', german):
+        assert api.get(url).status_code == 200, url
+    own = '<link rel="canonical" href="http://127.0.0.1/de/calendar/event/herbstkonzert/">'
+    assert own in page(api, f"/de/calendar/event/{site.concert['slug']}/").text
+    assert 'hreflang="de" href="http://127.0.0.1/de/calendar/event/herbstkonzert/"' in (
+        page(api, f"/calendar/event/{site.concert['slug']}/").text
+    )
+    venue = page(api, f"/es/calendar/venue/{site.venue['slug']}/").text
+    own = f"http://127.0.0.1/es/calendar/venue/{site.venue['slug']}/"
+    assert f'<link rel="canonical" href="{own}">' in venue
+    assert f'<link rel="alternate" hreflang="es" href="{own}">' in venue
+
+
 def test_feeds_are_asked_in_the_page_s_language(api: Api, site: Site) -> None:
     concert = site.concert["id"]
     translated = api.post(

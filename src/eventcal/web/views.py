@@ -29,6 +29,9 @@ class Page:
     api_root: str
     title: str = ""
     canonical: str = ""
+    alternates: dict[str, str] = field(default_factory=dict)
+    """The page in each language, when its URL is not the same path under each prefix (an
+    item's slug may differ by language)."""
     cacheable: bool = True
     """False when the page moves with the clock, not only with the data and the date
     (upcoming events end during the day)."""
@@ -173,10 +176,13 @@ async def event_page(call: Call, page: PageRequest, links: Links, shared: Shared
         raise not_found()
     if page.day is not None:
         event = await _occurrence(call, event, page.day)
-    canonical = links.for_language(call.language).event(str(event["slug"]))
+    slugs = await reading.slugs(call, "events", event)
+    alternates = {code: links.for_language(code).event(slug) for code, slug in slugs.items()}
+    canonical = alternates[call.language]
     context = {"event": event, **_event_extras(event, links, canonical)}
     api_root = f"{links.rest}/events/{event['id']}"
-    return Page("event.html", context, api_root, title=str(event["title"]), canonical=canonical)
+    title = str(event["title"])
+    return Page("event.html", context, api_root, title, canonical, alternates)
 
 
 async def _occurrence(call: Call, event: dict[str, Any], day: date) -> dict[str, Any]:
@@ -200,8 +206,14 @@ async def place_page(call: Call, page: PageRequest, links: Links, shared: Shared
     if item is None:
         raise not_found()
     events = await reading.upcoming(call, key, int(item["id"]))
-    here = links.for_language(call.language)
-    canonical = here.venue(page.slug) if key == "venue" else here.organizer(page.slug)
+    slugs = await reading.slugs(call, collection, item)
+    alternates = {
+        code: links.for_language(code).venue(slug)
+        if key == "venue"
+        else links.for_language(code).organizer(slug)
+        for code, slug in slugs.items()
+    }
+    canonical = alternates[call.language]
     name = str(item.get(key, ""))
     context: dict[str, Any] = {
         "item": item,
@@ -212,7 +224,7 @@ async def place_page(call: Call, page: PageRequest, links: Links, shared: Shared
         "webcal": links.webcal({key: str(item["id"])}),
     }
     api_root = f"{links.rest}/events?{key}={item['id']}"
-    return Page("place.html", context, api_root, title=name, canonical=canonical, cacheable=False)
+    return Page("place.html", context, api_root, name, canonical, alternates, cacheable=False)
 
 
 async def sitemap(call: Call, page: PageRequest, links: Links, shared: Shared) -> Page:
