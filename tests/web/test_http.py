@@ -85,6 +85,29 @@ def test_a_language_chosen_by_parameter_stays_with_the_links(api: Api, site: Sit
     assert switched.headers["content-language"] == "en"
 
 
+def test_an_item_s_pages_in_other_languages_use_their_slugs(api: Api, site: Site) -> None:
+    concert = site.concert["id"]
+    translated = api.post(
+        f"{NS}/events/{concert}?translation_language=de", json={"title": "Herbstkonzert"}
+    )
+    assert translated.status_code == 200, translated.text
+    german = page(api, "/de/calendar/event/herbstkonzert/").text
+    english = "http://127.0.0.1/calendar/event/autumn-concert/"
+    assert f'<link rel="alternate" hreflang="en" href="{english}">' in german
+    assert f'<a href="{english}" hreflang="en" lang="en">' in german
+    for url in re.findall(r'hreflang="[a-z-]+" href="http://127.0.0.1([^"]+)"', german):
+        assert api.get(url).status_code == 200, url
+    own = '<link rel="canonical" href="http://127.0.0.1/de/calendar/event/herbstkonzert/">'
+    assert own in page(api, f"/de/calendar/event/{site.concert['slug']}/").text
+    assert 'hreflang="de" href="http://127.0.0.1/de/calendar/event/herbstkonzert/"' in (
+        page(api, f"/calendar/event/{site.concert['slug']}/").text
+    )
+    venue = page(api, f"/es/calendar/venue/{site.venue['slug']}/").text
+    own = f"http://127.0.0.1/es/calendar/venue/{site.venue['slug']}/"
+    assert f'<link rel="canonical" href="{own}">' in venue
+    assert f'<link rel="alternate" hreflang="es" href="{own}">' in venue
+
+
 def test_feeds_are_asked_in_the_page_s_language(api: Api, site: Site) -> None:
     concert = site.concert["id"]
     translated = api.post(
@@ -171,6 +194,11 @@ def test_event_pages_carry_the_json_ld_google_requires(api: Api, site: Site) -> 
     assert canonical in html
     assert f'<meta property="og:url" content="{data["url"]}">' in html
     assert '<meta property="og:title" content="Autumn Concert">' in html
+    assert '<meta property="og:locale" content="en_US">' in html
+    assert '<meta property="og:locale:alternate" content="de_DE">' in html
+    spanish = page(api, f"/es/calendar/event/{site.concert['slug']}/").text
+    assert '<meta property="og:locale" content="es_ES">' in spanish
+    assert '<meta property="og:locale:alternate" content="en_US">' in spanish
     month = page(api, "/calendar/month/?date=2026-11-01").text
     assert '<meta property="og:title" content="November 2026">' in month
     assert '<link rel="canonical" href="http://127.0.0.1/calendar/month/?date=2026-11-01">' in month
@@ -193,6 +221,9 @@ def test_embeds_may_be_framed_by_the_configured_origins_only(embedding: TestClie
     assert "x-frame-options" not in embed.headers
     assert '<body class="embed">' in embed.text and 'class="site"' not in embed.text
     assert 'action="http://127.0.0.1/calendar/embed/month/"' in embed.text
+    # search engines are sent to the calendar's own page
+    own = '<link rel="canonical" href="http://127.0.0.1/calendar/month/?date=2026-11-01">'
+    assert own in embed.text
     full = embedding.get("/calendar/month/")
     assert "frame-ancestors 'none'" in full.headers["content-security-policy"]
     assert full.headers["x-frame-options"] == "DENY"

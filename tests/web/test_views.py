@@ -70,6 +70,9 @@ def test_the_list_view_pages_through_events_from_a_date(api: Api, site: Site) ->
     second = page(api, "/calendar/list/?date=2026-11-19&page=2").text
     assert titles(second) == [f"Class {n:02}" for n in range(17, 25)]
     assert 'rel="next"' not in second
+    # each page of the list is its own canonical page
+    own = "http://127.0.0.1/calendar/list/?date=2026-11-19&amp;page=2"
+    assert f'<link rel="canonical" href="{own}">' in second
     page(api, "/calendar/list/?date=2026-11-19&page=9", 404)
 
 

@@ -201,7 +201,11 @@ class Pages:
             "page": page,
             "page_title": shown.title,
             "canonical": shown.canonical,
-            "alternates": alternates(links, here),
+            "alternates": (
+                [(code, shown.alternates[code]) for code in LANGUAGES]
+                if shown.alternates
+                else alternates(links, here)
+            ),
             "languages": LANGUAGES,
             "api_root": shown.api_root,
             "stylesheet": links.static("calendar.css", static.version()),

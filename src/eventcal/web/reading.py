@@ -17,9 +17,11 @@ from eventcal.context import Call
 from eventcal.errors import ApiError
 from eventcal.http.args import Params, parse_args
 from eventcal.http.request import RequestState
+from eventcal.i18n import LANGUAGES
 from eventcal.resources import service
 from eventcal.resources.listing import ListQuery
 from eventcal.resources.spec import Resource
+from eventcal.resources.translations import slug_of
 
 MAX_VIEW_EVENTS = 1000
 """Events a grid view shows at most (a month of a very busy site); more are left out."""
@@ -120,6 +122,21 @@ async def by_slug(call: Call, collection: str, slug: str) -> dict[str, Any] | No
         raise
     body: dict[str, Any] = reply.body
     return body
+
+
+async def slugs(call: Call, collection: str, item: dict[str, Any]) -> dict[str, str]:
+    """An item's slug in every language (the language's own where it has one, else the
+    default language's, which every language's page also finds): the item's page in each."""
+    resource = call.registry[collection]
+    row = await service.find(_state(call, {}), resource, int(item["id"]))
+    found = {call.language: str(item["slug"])}
+    for code in LANGUAGES:
+        if code not in found:
+            own = None
+            if code != call.site.default_language:
+                own = await slug_of(call.conn, resource.name, int(item["id"]), code)
+            found[code] = own or str(row["slug"])
+    return found
 
 
 async def _as_listed(call: Call, resource: Resource, item_id: int) -> dict[str, Any] | None:

@@ -10,6 +10,7 @@ from functools import cache, lru_cache
 from typing import Any, Literal
 
 from babel import Locale
+from babel.core import get_global
 from babel.dates import format_date, format_time, get_day_names
 from jinja2 import Environment, PackageLoader, select_autoescape
 
@@ -72,6 +73,12 @@ class Words:
 
     def time(self, moment: datetime) -> str:
         return _time(moment.hour, moment.minute, self.language)
+
+    def open_graph_locale(self, code: str) -> str:
+        """``de_DE``: Open Graph's ``language_TERRITORY`` (the language's likely territory)."""
+        likely = str(get_global("likely_subtags").get(code, code)).split("_")
+        territory = next((part for part in likely[1:] if part.isupper()), "")
+        return f"{likely[0]}_{territory}" if territory else likely[0]
 
     def language_name(self, code: str) -> str:
         """A language's name in that language (``Deutsch``), for the language switch."""

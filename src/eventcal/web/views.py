@@ -4,7 +4,7 @@ naming the collection they read."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 from urllib.parse import urlencode
@@ -29,6 +29,9 @@ class Page:
     api_root: str
     title: str = ""
     canonical: str = ""
+    alternates: dict[str, str] = field(default_factory=dict)
+    """The page in each language, when its URL is not the same path under each prefix (an
+    item's slug may differ by language)."""
     cacheable: bool = True
     """False when the page moves with the clock, not only with the data and the date
     (upcoming events end during the day)."""
@@ -133,7 +136,10 @@ async def calendar_view(call: Call, page: PageRequest, links: Links, shared: Sha
         place(days, events)
         context["days"] = days
         context["weeks"] = [days[i : i + 7] for i in range(0, len(days), 7)]
-    canonical = links.for_language(call.language).view(view, page.day, page.filters)
+    # An embed's canonical page is the calendar's own; a list page past the first is its own.
+    full = replace(links.for_language(call.language), embed=False)
+    more = page.page if view == "list" and page.page > 1 else None
+    canonical = full.view(view, page.day, page.filters, page=more)
     return Page(f"{view}.html", context, _api_root(links, page.filters), canonical=canonical)
 
 
@@ -170,10 +176,13 @@ async def event_page(call: Call, page: PageRequest, links: Links, shared: Shared
         raise not_found()
     if page.day is not None:
         event = await _occurrence(call, event, page.day)
-    canonical = links.for_language(call.language).event(str(event["slug"]))
+    slugs = await reading.slugs(call, "events", event)
+    alternates = {code: links.for_language(code).event(slug) for code, slug in slugs.items()}
+    canonical = alternates[call.language]
     context = {"event": event, **_event_extras(event, links, canonical)}
     api_root = f"{links.rest}/events/{event['id']}"
-    return Page("event.html", context, api_root, title=str(event["title"]), canonical=canonical)
+    title = str(event["title"])
+    return Page("event.html", context, api_root, title, canonical, alternates)
 
 
 async def _occurrence(call: Call, event: dict[str, Any], day: date) -> dict[str, Any]:
@@ -197,8 +206,14 @@ async def place_page(call: Call, page: PageRequest, links: Links, shared: Shared
     if item is None:
         raise not_found()
     events = await reading.upcoming(call, key, int(item["id"]))
-    here = links.for_language(call.language)
-    canonical = here.venue(page.slug) if key == "venue" else here.organizer(page.slug)
+    slugs = await reading.slugs(call, collection, item)
+    alternates = {
+        code: links.for_language(code).venue(slug)
+        if key == "venue"
+        else links.for_language(code).organizer(slug)
+        for code, slug in slugs.items()
+    }
+    canonical = alternates[call.language]
     name = str(item.get(key, ""))
     context: dict[str, Any] = {
         "item": item,
@@ -209,7 +224,7 @@ async def place_page(call: Call, page: PageRequest, links: Links, shared: Shared
         "webcal": links.webcal({key: str(item["id"])}),
     }
     api_root = f"{links.rest}/events?{key}={item['id']}"
-    return Page("place.html", context, api_root, title=name, canonical=canonical, cacheable=False)
+    return Page("place.html", context, api_root, name, canonical, alternates, cacheable=False)
 
 
 async def sitemap(call: Call, page: PageRequest, links: Links, shared: Shared) -> Page:
