@@ -17,7 +17,7 @@ from eventcal.collections import REGISTRY
 from eventcal.context import Call, Site, Urls
 from eventcal.domains.events import links, search
 from eventcal.domains.events.listing import LISTING
-from eventcal.domains.events.totals import WINDOW_COUNT, window_count_params
+from eventcal.domains.events.totals import WINDOW_COUNT, SearchOrder, window_count_params
 from eventcal.http.args import Params
 from eventcal.http.request import RequestState
 from eventcal.permissions import ANONYMOUS
@@ -76,8 +76,12 @@ STATEMENTS = {
     ),
     "listing total from the day summary": (WINDOW_COUNT, window_count_params(WINDOW)),
     "search total": (LISTING.count_statement(SEARCH.key, search_index=True), SEARCH.values),
+    "search exact total": (
+        LISTING.count_statement(SEARCH.key, search_index=True, exact=True),
+        SEARCH.values,
+    ),
     "search page": (
-        LISTING.page_statement(SEARCH.key, "search_index"),
+        LISTING.page_statement(SEARCH.key, SearchOrder(page_index=True, exact=False)),
         {**SEARCH.values, "limit": 10, "offset": 0},
     ),
     "event by id": (statements(event).by_id, {"id": 1}),
@@ -214,6 +218,11 @@ def test_search_reads_the_trigram_index(raw: sqlite3.Connection) -> None:
             and "event_search" not in s
             and s not in ("SCAN hits", "SCAN page")
         ], steps
+    # An exact total reads the events' conditions from ix_event_search_row, not their rows.
+    stmt, params = STATEMENTS["search exact total"]
+    steps = [s for s in plan(raw, stmt, params) if s.startswith(("SCAN", "SEARCH"))]
+    row_index = "SEARCH event USING INDEX ix_event_search_row (id=?"
+    assert any(s.startswith(row_index) for s in steps), steps
     # In another language than the default the words may be in a translation instead.
     assert "search_match" not in prepared_search("jazz", language="de").values
     assert prepared_search("jazz").values["search_match"] == '"jazz"'

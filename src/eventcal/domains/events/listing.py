@@ -17,7 +17,7 @@ from eventcal.domains.events.dates import (
     strict_dates,
 )
 from eventcal.domains.events.schema import ATTENDANCE_MODES, EVENT_STATUSES
-from eventcal.domains.events.totals import EventListing
+from eventcal.domains.events.totals import EventListing, SearchOrder
 from eventcal.errors import InvalidParams, ParamError
 from eventcal.http.args import Arg, Params, boolean, positive_int_list, some_of
 from eventcal.http.request import RequestState
@@ -174,8 +174,9 @@ def _dates(call: Call, params: Params, query: ListQuery, strict: bool) -> list[t
     return link
 
 
-def _search(call: Call, params: Params, query: ListQuery) -> tuple[str, ...]:
-    """The search words; returns those SQLite's index can find."""
+def _search(call: Call, params: Params, query: ListQuery) -> tuple[tuple[str, ...], bool]:
+    """The search words; returns those SQLite's index can find, and whether it finds them all
+    (every word has 3 characters or more)."""
     words, excluded = search.split_search(params["search"])
     translated = call.translating is not None and bool(words or excluded)
     protected = bool(words or excluded) and call.actor.can(Cap.EDIT_OTHERS)
@@ -187,7 +188,10 @@ def _search(call: Call, params: Params, query: ListQuery) -> tuple[str, ...]:
     if excluded:
         patterns = {f"notword{i}": like_pattern(w) for i, w in enumerate(excluded)}
         query.on("excluded", search.Words(len(excluded), translated, protected), **patterns)
-    return () if translated else tuple(search.indexed_words(words))
+    if translated:
+        return (), False
+    indexed = tuple(search.indexed_words(words))
+    return indexed, len(indexed) == len(words)
 
 
 def _geolocation(params: Params, query: ListQuery) -> list[tuple[str, str]]:
@@ -221,8 +225,9 @@ async def prepare(state: RequestState, params: Params, resource: Resource) -> Li
     link = [("page", str(query.page)), ("per_page", str(query.per_page))]
     link += [(n, v) for n, v in date_links if n in ("start_date", "end_date")]
     indexed: tuple[str, ...] = ()
+    every_word = False
     if "search" in params:
-        indexed = _search(call, params, query)
+        indexed, every_word = _search(call, params, query)
         link.append(("search", params["search"]))
     for name, key in (("categories", "category_ids"), ("tags", "tag_ids")):
         if name in params:
@@ -261,8 +266,8 @@ async def prepare(state: RequestState, params: Params, resource: Resource) -> Li
     if indexed and call.conn.dialect_name == "sqlite":
         plan = await search.index_plan(call.conn, list(indexed))
         query.values["search_match"] = plan.match
-        # A common word: the page in listing order, the total from the index (totals.py).
-        query.order = "search_total_index" if plan.common else "search_index"
+        # A common word: the page in listing order; the total from the index (totals.py).
+        query.order = SearchOrder(page_index=not plan.common, exact=plan.exact and every_word)
     return query
 
 

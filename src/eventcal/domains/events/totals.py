@@ -4,6 +4,7 @@ listing index first, and SQLite's search index as the source of a search."""
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from typing import Any
@@ -61,9 +62,20 @@ def _window_count_stmt() -> sa.Select[Any]:
 
 
 WINDOW_COUNT = _window_count_stmt()
-SEARCH_INDEX_ORDERS = ("search_index", "search_total_index")
-"""A search's total starts from SQLite's search index; its page too with ``search_index``
-only (a common word's page is found faster in listing order: ``search.COMMON``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchOrder:
+    """How a search on SQLite reads its index (``query.order``)."""
+
+    page_index: bool
+    """The page starts from the index too (else: in listing order, for a common word's page,
+    about ``10 × events / matches`` rows: ``search.COMMON``)."""
+    exact: bool
+    """The index's matches are exact (``search.IndexPlan.exact``): the total reads
+    ``ix_event_search_row`` instead of each event's row and text."""
+
+
 WINDOW_ONLY = {"listed", "start_min", "end_max"}
 """The conditions of the default listing (besides the status): its total comes from the
 per-day summary."""
@@ -105,25 +117,39 @@ class EventListing(Listing):
     async def count(self, conn: Connection, query: ListQuery) -> int:
         if self.counts_by_day(query.key):
             return int(await conn.scalar(WINDOW_COUNT, window_count_params(query)))
-        index = query.order in SEARCH_INDEX_ORDERS
-        statement = self.count_statement(query.key, search_index=index)
+        order = query.order
+        if isinstance(order, SearchOrder):
+            statement = self.count_statement(query.key, search_index=True, exact=order.exact)
+        else:
+            statement = self.count_statement(query.key)
         return int(await conn.scalar(statement, query.values))
 
     async def rows(self, conn: Connection, query: ListQuery) -> list[Row]:
         params = {**query.values, "limit": query.per_page, "offset": query.offset}
         return await conn.all(self.page_statement(query.key, query.order), params)
 
-    def count_statement(self, active: Active, *, search_index: bool = False) -> sa.Select[Any]:
+    def count_statement(
+        self, active: Active, *, search_index: bool = False, exact: bool = False
+    ) -> sa.Select[Any]:
         """The plain count (what the summary's total must equal)."""
-        return _event_count(self, active, search_index)
+        return _event_count(self, active, search_index, exact)
 
     def page_statement(self, active: Active, order: Hashable) -> sa.Select[Any]:
-        return _event_page(self, active, order == "search_index")
+        return _event_page(self, active, isinstance(order, SearchOrder) and order.page_index)
 
 
 @lru_cache(maxsize=512)
-def _event_count(listing: EventListing, active: Active, search_index: bool) -> sa.Select[Any]:
-    source, conditions = search.source(search_index)
+def _event_count(
+    listing: EventListing, active: Active, search_index: bool, exact: bool
+) -> sa.Select[Any]:
+    """The count; with ``exact``, the words' tests are the index's (only a protected event's
+    title is read), and the events' other conditions are read from ``ix_event_search_row``."""
+    source, conditions = search.source(search_index, row_index=exact)
+    if exact:
+        words = dict(active)["words"]
+        assert isinstance(words, search.Words)
+        active = frozenset(item for item in active if item[0] != "words")
+        conditions += search.exact_conditions(words)
     return sa.select(sa.func.count()).select_from(source).where(*conditions, *listing.where(active))
 
 

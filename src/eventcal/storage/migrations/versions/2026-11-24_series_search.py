@@ -8,6 +8,11 @@ of series, and occurrences whose title, excerpt or description differs from thei
 override). An occurrence with its master's text is found through the master's row (its
 ``series_id``): see ``domains.events.search``.
 
+The texts are indexed in SQLite's ``lower`` (ASCII letters) with a case-sensitive trigram
+tokenizer, and searched for in the same ``lower``: a phrase matches exactly when the word is a
+substring as the search's ``ILIKE`` tests it (``lower(text) LIKE lower('%word%')``), so an
+exact total needs no row's text (``ix_event_search_row`` holds what else it tests).
+
 Which rows are indexed follows from the data alone, and triggers keep it so in every write,
 whoever writes (services, scheduler, imports, ``seed.py --fast``). A row ``e`` is indexed when::
 
@@ -35,6 +40,8 @@ branch_labels = None
 depends_on = None
 
 _TEXT = "title, excerpt, description"
+SEARCH_ROW = ("id", "status", "hide_from_listings", "start_at", "end_at", "post_password")
+"""``ix_event_search_row``: what a search's total needs of an event found in the index."""
 
 
 def _same_as_master(row: str) -> str:
@@ -46,17 +53,23 @@ def _same_as_master(row: str) -> str:
     )
 
 
+def _lowered(row: str) -> str:
+    """The indexed values of ``row``: its texts in SQLite's ``lower`` (ASCII letters only, as
+    the ``ILIKE`` of a search compares them)."""
+    return f"lower({row}.title), lower({row}.excerpt), lower({row}.description)"
+
+
 def _add(row: str) -> str:
     return (
-        f"INSERT INTO event_search (rowid, {_TEXT}) SELECT {row}.id, {row}.title, "
-        f"{row}.excerpt, {row}.description WHERE NOT ({_same_as_master(row)});"
+        f"INSERT INTO event_search (rowid, {_TEXT}) SELECT {row}.id, {_lowered(row)} "
+        f"WHERE NOT ({_same_as_master(row)});"
     )
 
 
 def _remove(row: str) -> str:
     return (
         f"INSERT INTO event_search (event_search, rowid, {_TEXT}) SELECT 'delete', {row}.id, "
-        f"{row}.title, {row}.excerpt, {row}.description WHERE NOT ({_same_as_master(row)});"
+        f"{_lowered(row)} WHERE NOT ({_same_as_master(row)});"
     )
 
 
@@ -75,12 +88,12 @@ def _occurrences(master: str, command: str, *, differing: bool) -> str:
     if command:
         return (
             f"INSERT INTO event_search (event_search, rowid, {_TEXT}) SELECT 'delete', o.id, "
-            f"o.title, o.excerpt, o.description FROM event AS o "
+            f"{_lowered('o')} FROM event AS o "
             f"WHERE o.series_id = {master}.id AND {test};"
         )
     return (
-        f"INSERT INTO event_search (rowid, {_TEXT}) SELECT o.id, o.title, o.excerpt, "
-        f"o.description FROM event AS o WHERE o.series_id = {master}.id AND {test};"
+        f"INSERT INTO event_search (rowid, {_TEXT}) SELECT o.id, {_lowered('o')} "
+        f"FROM event AS o WHERE o.series_id = {master}.id AND {test};"
     )
 
 
@@ -130,13 +143,15 @@ def upgrade() -> None:
         op.execute(f"DROP TRIGGER IF EXISTS {name}")
     op.execute("DROP TABLE IF EXISTS event_search")
     op.execute(
-        f"CREATE VIRTUAL TABLE event_search USING fts5({_TEXT}, content='', tokenize='trigram')"
+        f"CREATE VIRTUAL TABLE event_search USING fts5({_TEXT}, content='', "
+        "tokenize='trigram case_sensitive 1')"
     )
     # Rebuilt from the rows: every event whose text is its own.
     op.execute(
-        f"INSERT INTO event_search (rowid, {_TEXT}) SELECT e.id, e.title, e.excerpt, "
-        f"e.description FROM event AS e WHERE NOT ({_same_as_master('e')})"
+        f"INSERT INTO event_search (rowid, {_TEXT}) SELECT e.id, {_lowered('e')} "
+        f"FROM event AS e WHERE NOT ({_same_as_master('e')})"
     )
+    op.create_index("ix_event_search_row", "event", list(SEARCH_ROW))
     for name, body in SQLITE_TRIGGERS.items():
         op.execute(f"CREATE TRIGGER {name} {body}")
 
@@ -144,6 +159,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     if op.get_bind().dialect.name != "sqlite":
         return
+    op.drop_index("ix_event_search_row", table_name="event")
     for name in SQLITE_TRIGGERS:
         op.execute(f"DROP TRIGGER IF EXISTS {name}")
     op.execute("DROP TABLE event_search")
