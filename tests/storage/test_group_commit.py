@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import sqlite3
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -194,3 +195,32 @@ def test_the_commit_runs_off_the_event_loop_thread(path: Path) -> None:
 
     run(path, scenario)
     assert notes(path) == ["note 0", "note 1", "note 2", "alone"]
+
+
+def test_a_commit_cancelled_in_its_thread_still_tells_its_members(path: Path) -> None:
+    """Cancelling the commit task (a worker shutting down) while the ``COMMIT`` runs in its
+    thread: the task waits for the thread, each member learns the outcome (no member waits
+    for ever) and the connection is free for the next writer afterwards."""
+    in_commit = threading.Event()
+
+    def slow_commit(sql: str) -> None:
+        if sql.strip().upper() == "COMMIT":
+            in_commit.set()
+            time.sleep(0.2)  # in the commit's thread: a slow disk
+
+    async def scenario(db: SQLiteDatabase) -> None:
+        assert db._write is not None
+        db._write.raw.set_trace_callback(slow_commit)
+        writer = asyncio.create_task(write(db, path, "note", {}))
+        while not in_commit.is_set():
+            await asyncio.sleep(0.005)
+        assert db._committer is not None
+        db._committer.cancel()
+        outcome = await asyncio.wait_for(asyncio.gather(writer, return_exceptions=True), 5)
+        assert list(outcome) == [None]  # the COMMIT completed in its thread: the write is in
+        assert notes(path) == ["note"]
+        db._write.raw.set_trace_callback(None)
+        await write(db, path, "after", {})
+
+    run(path, scenario)
+    assert notes(path) == ["note", "after"]

@@ -159,10 +159,12 @@ async def set_links(
     *,
     was_counted: bool,
     is_counted: bool,
+    new: bool = False,
 ) -> None:
     """Replace the item's links of each relation in ``wanted`` (kept in the order given where
     the link keeps one) and keep the counts of counted relations: a source counts while it is
-    published, whether its links or its status changed."""
+    published, whether its links or its status changed. A ``new`` item (inserted in this
+    transaction, with an id never used before) has no links yet: they are not read."""
     for relation in resource.relations:
         if not isinstance(relation.link, TableLink):
             continue
@@ -170,7 +172,7 @@ async def set_links(
         if not sent and not (relation.counted and was_counted != is_counted):
             continue
         statements = _statements(relation, call.registry.target(relation))
-        current = await linked_ids(call, relation, source_id)
+        current = [] if new else await linked_ids(call, relation, source_id)
         target_ids = wanted[relation] if sent else current
         if sent and current != target_ids:
             await _replace(

@@ -173,7 +173,13 @@ async def insert_item(call: Call, resource: Resource, sent: Mapping[str, Any]) -
     item_id: int = await behaviour.insert(call, resource, values, sent)
     row = await behaviour.find(call, resource, item_id, lock=False)
     await relations.set_links(
-        call, resource, item_id, links, was_counted=False, is_counted=resource.counted(row)
+        call,
+        resource,
+        item_id,
+        links,
+        was_counted=False,
+        is_counted=resource.counted(row),
+        new=True,
     )
     if call.translating:
         texts = await _texts(call, resource, sent, None)

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy.dialects import sqlite as sqlite_dialects
@@ -196,8 +196,8 @@ class SQLiteDatabase(Database):
 
     async def shutdown(self) -> None:
         if self._committer is not None:
-            with contextlib.suppress(Exception):
-                await self._committer
+            # Never raises: a failed or cancelled commit was told to its members.
+            await asyncio.wait([self._committer])
         for conn in (self._read, self._write):
             if conn is not None:
                 conn.raw.close()
@@ -268,14 +268,41 @@ class SQLiteDatabase(Database):
                 # The COMMIT waits for fsync (and now and then a WAL checkpoint): off the
                 # event loop, so reads go on meanwhile. The lock is held, so nothing else uses
                 # this connection; writers arriving meanwhile queue for the next batch.
-                await asyncio.to_thread(raw.execute, "COMMIT")
-                self.commits += 1
+                await _to_the_end(raw.execute, "COMMIT")
+            except asyncio.CancelledError:
+                # The thread has finished: the members learn whether their writes are in.
+                done = not raw.in_transaction
+                self._settle(batch, None if done else DatabaseUnavailable("commit cancelled"))
+                raise
             except Exception as exc:
-                if raw.in_transaction:
-                    with contextlib.suppress(sqlite3.Error):
-                        raw.execute("ROLLBACK")
-                failure = exc if isinstance(exc, DatabaseUnavailable) else None
-                batch.committed.set_exception(failure or DatabaseUnavailable(str(exc)))
-                batch.committed.exception()  # retrieved: a batch may have no members
+                self._settle(batch, exc)
             else:
-                batch.committed.set_result(None)
+                self._settle(batch, None)
+
+    def _settle(self, batch: _Batch, failure: Exception | None) -> None:
+        """Tell the batch's members how its ``COMMIT`` went (a failure rolls it back)."""
+        if failure is None:
+            self.commits += 1
+            batch.committed.set_result(None)
+            return
+        assert self._write is not None
+        raw = self._write.raw
+        if raw.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                raw.execute("ROLLBACK")
+        error = failure if isinstance(failure, DatabaseUnavailable) else None
+        batch.committed.set_exception(error or DatabaseUnavailable(str(failure)))
+        batch.committed.exception()  # retrieved: a batch may have no members
+
+
+async def _to_the_end(function: Callable[..., Any], *args: Any) -> Any:
+    """``function(*args)`` in a thread. A cancellation of the caller meanwhile waits for the
+    thread to finish before it goes on: the caller owns what the thread is using."""
+    running = asyncio.ensure_future(asyncio.to_thread(function, *args))
+    try:
+        return await asyncio.shield(running)
+    except asyncio.CancelledError:
+        await asyncio.wait([running])
+        if not running.cancelled():
+            running.exception()  # retrieved: the caller reads the outcome from the connection
+        raise
