@@ -198,6 +198,29 @@ def test_filtered_totals_and_pages_read_no_event_row(raw: sqlite3.Connection, na
         assert not any("CORRELATED" in d for _, _, d in steps), steps
 
 
+def test_include_reads_its_ids_by_primary_key(raw: sqlite3.Connection) -> None:
+    """``include`` ignores the date window: its total and page start from the ids (one
+    primary-key read each), never from the index of every published event."""
+    query = ListQuery(1, 10)
+    query.on("listed")
+    query.on("status", status="publish")
+    query.on("include", include=[3, 1, 2])
+    query.values["included"] = [3, 1, 2]
+    count = LISTING.count_statement(query.key, included=True)
+    page = LISTING.page_statement(query.key, "included")
+    for stmt in (count, page):
+        steps = [
+            s
+            for s in plan(raw, stmt, {**query.values, "limit": 10, "offset": 0})
+            if s.startswith(("SCAN", "SEARCH")) and s != "SCAN page"
+        ]
+        assert steps[0].startswith("SCAN included VIRTUAL TABLE"), steps
+        assert steps[1] == "SEARCH event USING INTEGER PRIMARY KEY (rowid=?)", steps
+        assert not any("ix_event_listing" in s for s in steps), steps
+    assert prepared_include([5, 7]).order == "included"
+    assert prepared_include([5, 7]).values["included"] == [5, 7]
+
+
 def test_search_reads_the_trigram_index(raw: sqlite3.Connection) -> None:
     """Words of 3 characters or more find the events in ``event_search`` (FTS5) first; only
     those rows are read (by id, and occurrences by their series), never the whole window."""
@@ -248,6 +271,31 @@ def prepared_search(text: str, language: str = "en") -> ListQuery:
     )
     state = RequestState("GET", {}, {"search": text}, call)
     params = Params({"page": 1, "per_page": 10, "search": text}, frozenset({"search"}))
+
+    async def prepare() -> ListQuery:
+        query: ListQuery = await LISTING.prepare(state, params, REGISTRY["events"])
+        return query
+
+    return asyncio.run(prepare())
+
+
+def prepared_include(ids: list[int]) -> ListQuery:
+    """The events listing's query for ``include=ids`` (its own ``prepare``), on SQLite."""
+
+    class SQLite:
+        dialect_name = "sqlite"
+
+    call = Call(
+        conn=cast(Any, SQLite()),
+        actor=ANONYMOUS,
+        site=Site.build("UTC", 10),
+        urls=Urls.build("http://127.0.0.1"),
+        now=NOW,
+        registry=REGISTRY,
+        language="en",
+    )
+    state = RequestState("GET", {}, {"include": ",".join(map(str, ids))}, call)
+    params = Params({"page": 1, "per_page": 10, "include": ids}, frozenset({"include"}))
 
     async def prepare() -> ListQuery:
         query: ListQuery = await LISTING.prepare(state, params, REGISTRY["events"])

@@ -17,7 +17,7 @@ from eventcal.domains.events.dates import (
     strict_dates,
 )
 from eventcal.domains.events.schema import ATTENDANCE_MODES, EVENT_STATUSES
-from eventcal.domains.events.totals import EventListing, SearchOrder
+from eventcal.domains.events.totals import INCLUDED, EventListing, SearchOrder
 from eventcal.errors import InvalidParams, ParamError
 from eventcal.http.args import Arg, Params, boolean, positive_int_list, some_of
 from eventcal.http.request import RequestState
@@ -268,6 +268,9 @@ async def prepare(state: RequestState, params: Params, resource: Resource) -> Li
         query.values["search_match"] = plan.match
         # A common word: the page in listing order; the total from the index (totals.py).
         query.order = SearchOrder(page_index=not plan.common, exact=plan.exact and every_word)
+    elif "include" in params and call.conn.dialect_name == "sqlite":
+        query.values["included"] = params["include"]
+        query.order = INCLUDED
     return query
 
 

@@ -76,6 +76,9 @@ class SearchOrder:
     ``ix_event_search_row`` instead of each event's row and text."""
 
 
+INCLUDED = "included"
+"""``query.order`` of an ``include`` listing on SQLite: read from its ids (``search.source``)."""
+
 WINDOW_ONLY = {"listed", "start_min", "end_max"}
 """The conditions of the default listing (besides the status): its total comes from the
 per-day summary."""
@@ -121,7 +124,7 @@ class EventListing(Listing):
         if isinstance(order, SearchOrder):
             statement = self.count_statement(query.key, search_index=True, exact=order.exact)
         else:
-            statement = self.count_statement(query.key)
+            statement = self.count_statement(query.key, included=order == INCLUDED)
         return int(await conn.scalar(statement, query.values))
 
     async def rows(self, conn: Connection, query: ListQuery) -> list[Row]:
@@ -129,22 +132,28 @@ class EventListing(Listing):
         return await conn.all(self.page_statement(query.key, query.order), params)
 
     def count_statement(
-        self, active: Active, *, search_index: bool = False, exact: bool = False
+        self,
+        active: Active,
+        *,
+        search_index: bool = False,
+        exact: bool = False,
+        included: bool = False,
     ) -> sa.Select[Any]:
         """The plain count (what the summary's total must equal)."""
-        return _event_count(self, active, search_index, exact)
+        return _event_count(self, active, search_index, exact, included)
 
     def page_statement(self, active: Active, order: Hashable) -> sa.Select[Any]:
-        return _event_page(self, active, isinstance(order, SearchOrder) and order.page_index)
+        search_index = isinstance(order, SearchOrder) and order.page_index
+        return _event_page(self, active, search_index, order == INCLUDED)
 
 
 @lru_cache(maxsize=512)
 def _event_count(
-    listing: EventListing, active: Active, search_index: bool, exact: bool
+    listing: EventListing, active: Active, search_index: bool, exact: bool, included: bool
 ) -> sa.Select[Any]:
     """The count; with ``exact``, the words' tests are the index's (only a protected event's
     title is read), and the events' other conditions are read from ``ix_event_search_row``."""
-    source, conditions = search.source(search_index, row_index=exact)
+    source, conditions = search.source(search_index, row_index=exact, included=included)
     if exact:
         words = dict(active)["words"]
         assert isinstance(words, search.Words)
@@ -154,11 +163,13 @@ def _event_count(
 
 
 @lru_cache(maxsize=512)
-def _event_page(listing: EventListing, active: Active, search_index: bool) -> sa.Select[Any]:
+def _event_page(
+    listing: EventListing, active: Active, search_index: bool, included: bool
+) -> sa.Select[Any]:
     """A page of the listing. The page's ids are found first (for the default listing, in
     ``ix_event_listing`` alone, so skipping the rows of earlier pages reads no table rows),
     then only those rows are read."""
-    source, conditions = search.source(search_index)
+    source, conditions = search.source(search_index, included=included)
     ids = (
         sa.select(event.c.id, event.c.start_at)
         .select_from(source)
