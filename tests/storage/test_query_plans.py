@@ -198,6 +198,41 @@ def test_filtered_totals_and_pages_read_no_event_row(raw: sqlite3.Connection, na
         assert not any("CORRELATED" in d for _, _, d in steps), steps
 
 
+LINKED = {
+    "categories": filtered("categories", category_ids=[1, 2]),
+    "tags": filtered("tags", tag_ids=[3]),
+    "organizer": filtered("organizer", organizer_ids=[4]),
+}
+
+
+@pytest.mark.parametrize("name", list(LINKED))
+def test_linked_filters_count_by_id_and_page_in_listing_order(
+    raw: sqlite3.Connection, name: str
+) -> None:
+    """A listing filtered through a link table (terms, organizers) counts the linked events by
+    id (the window's columns from ``ix_event_search_row``), never walking every event of the
+    window; its page walks ``ix_event_listing`` in start order and stops after its rows, never
+    reading the whole window from ``ix_event_listing_end`` to sort it (what SQLite chose once
+    both indexes covered as much: 2.7x the plain page)."""
+    query = LINKED[name]
+    count = plan(raw, LISTING.count_statement(query.key), query.values)
+    reads = [d for d in count if d.startswith("SEARCH event ")]
+    assert reads == [
+        "SEARCH event USING COVERING INDEX ix_event_search_row (id=? AND status=? "
+        "AND hide_from_listings=? AND start_at>?)"
+    ], count
+    page = plan_tree(
+        raw, LISTING.page_statement(query.key, "default"), {**query.values, "limit": 10}
+    )
+    (page_id,) = [i for i, _, detail in page if detail == "MATERIALIZE page"]
+    steps = [d for i, p, d in page if p == page_id]
+    reads = [d for d in steps if d.startswith("SEARCH event ")]
+    assert reads and reads[0].startswith("SEARCH event USING COVERING INDEX ix_event_listing ("), (
+        steps
+    )
+    assert not any("TEMP B-TREE" in d for d in steps), steps
+
+
 def test_include_reads_its_ids_by_primary_key(raw: sqlite3.Connection) -> None:
     """``include`` ignores the date window: its total and page start from the ids (one
     primary-key read each), never from the index of every published event."""

@@ -79,6 +79,9 @@ class SearchOrder:
 INCLUDED = "included"
 """``query.order`` of an ``include`` listing on SQLite: read from its ids (``search.source``)."""
 
+LINKED = frozenset({"categories", "tags", "organizer"})
+"""Filters through a link table: their totals read the linked events by id (``search._ById``)."""
+
 WINDOW_ONLY = {"listed", "start_min", "end_max"}
 """The conditions of the default listing (besides the status): its total comes from the
 per-day summary."""
@@ -153,7 +156,10 @@ def _event_count(
 ) -> sa.Select[Any]:
     """The count; with ``exact``, the words' tests are the index's (only a protected event's
     title is read), and the events' other conditions are read from ``ix_event_search_row``."""
-    source, conditions = search.source(search_index, row_index=exact, included=included)
+    linked = not search_index and not included and not {n for n, _ in active}.isdisjoint(LINKED)
+    source, conditions = search.source(
+        search_index, row_index=exact, included=included, by_id=linked
+    )
     if exact:
         words = dict(active)["words"]
         assert isinstance(words, search.Words)
@@ -169,7 +175,7 @@ def _event_page(
     """A page of the listing. The page's ids are found first (for the default listing, in
     ``ix_event_listing`` alone, so skipping the rows of earlier pages reads no table rows),
     then only those rows are read."""
-    source, conditions = search.source(search_index, included=included)
+    source, conditions = search.source(search_index, included=included, page=True)
     ids = (
         sa.select(event.c.id, event.c.start_at)
         .select_from(source)
