@@ -303,3 +303,27 @@ def test_exact_index_totals_equal_the_word_tests(api: Api, monkeypatch: pytest.M
     assert indexed["administrator"]["jazz"][0] == "4"
     monkeypatch.setattr(search, "MIN_INDEXED_WORD", 1000)  # no word indexed: the tests alone
     assert {as_: results(as_) for as_ in (None, "administrator")} == indexed
+
+
+def test_a_search_is_common_by_its_share_of_the_events(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite: a search is common (its page read in listing order) only when its matches are
+    at least ``search.COMMON`` and one event in ``search.COMMON_SHARE``: a word in 3 of ~45
+    events is not, in 10 of ~50 it is."""
+    if api.database.dialect_name != "sqlite":
+        pytest.skip("SQLite's search index")
+    monkeypatch.setattr(search, "COMMON", 2)
+    for i in range(40):
+        make(api, f"Talk {i}", f"2026-12-{i % 28 + 1:02d} 10:00:00")
+
+    async def plan() -> search.IndexPlan:
+        async with api.database.read() as conn:
+            return await search.index_plan(conn, ["jazz"])
+
+    for i in range(3):
+        make(api, f"Jazz {i}", f"2026-12-{i + 1:02d} 20:00:00")
+    assert not api.run(plan).common
+    for i in range(3, 10):
+        make(api, f"Jazz {i}", f"2026-12-{i + 1:02d} 20:00:00")
+    assert api.run(plan).common
