@@ -178,3 +178,43 @@ def test_concurrent_writers_come_out_in_commit_order(api: Api) -> None:
     rows = log(api, start)
     assert [(r["item_id"], r["action"]) for r in rows] == [(second, "update"), (first, "update")]
     assert rows[0]["version"] < rows[1]["version"]
+
+
+def test_an_update_of_text_alone_records_the_text_aspect(api: Api) -> None:
+    organizer = api.post(f"{NS}/organizers", json={"organizer": "Crew"}).json()["id"]
+    event = api.post(f"{NS}/events", json={"title": "Jazz", "status": "publish", **WHEN}).json()
+    path = f"{NS}/events/{event['id']}"
+    edits: list[dict[str, Any]] = [
+        {"title": "Jazz night", "description": "Brass", "cost": "5", "website": "https://x.org"},
+        {"excerpt": "Late", "status": "publish"},  # the status sent is the one it has
+        {"title": "Gala", "featured": True},
+        {"start_date": "2026-12-11 19:00:00", "end_date": "2026-12-11 21:00:00"},
+        {"title": "Gala night", "organizer": [organizer]},  # a link changed too
+        {"status": "draft"},
+    ]
+    start = last_version(api)
+    for edit in edits:
+        assert api.patch(path, json=edit).status_code == 200
+    api.post(f"{path}?translation_language=de", json={"title": "Jazznacht"})
+    api.delete(path)
+    aspects = [(r["action"], r["aspect"]) for r in log(api, start) if r["kind"] == "event"]
+    assert aspects == [
+        ("update", "text"),
+        ("update", "text"),
+        ("update", None),
+        ("update", None),
+        ("update", None),
+        ("update", None),
+        ("translate", None),  # what the cache follows; the event's own columns: text
+        ("update", "text"),
+        ("trash", None),
+    ]
+
+
+def test_one_transaction_keeps_the_text_aspect_only_when_every_change_had_it() -> None:
+    from eventcal.storage.changes import Change, rows
+
+    text = Change("event", 1, "update", 2, aspect="text")
+    assert [r["aspect"] for r in rows([text, text], 5)] == ["text"]
+    assert [r["aspect"] for r in rows([text, Change("event", 1, "update", 3)], 5)] == [None]
+    assert [r["aspect"] for r in rows([Change("event", 1, "update", 3), text], 5)] == [None]

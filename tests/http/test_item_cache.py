@@ -256,3 +256,88 @@ def test_a_counted_total_is_reused(writer: Api, linked: dict[str, int]) -> None:
     recounted = statements_of_a_read(0)
     # the first read after the write also read the change log; then only the count is saved
     assert statements_of_a_read(0) == recounted - 2
+
+
+def reader_statements(reader: TestClient) -> int:
+    return int(reader.app.state.runtime.database.statement_count)  # type: ignore[attr-defined]
+
+
+def test_a_text_edit_recounts_search_totals_only(
+    writer: Api, reader: TestClient, linked: dict[str, int]
+) -> None:
+    """A title edit in one process: another process keeps its category totals (nothing it
+    lists can have changed), but counts its searches again (the new word now matches)."""
+    other = create(writer, "categories", name="Folk")
+    folk = create(writer, "events", title="Fiddle", categories=[other], **EVENT)
+    query = f"?categories={other}"
+    for _ in range(2):
+        assert total(reader, query) == 1
+        assert total(reader, "?search=Quay") == 0
+    before = reader_statements(reader)
+    assert total(reader, query) == 1
+    cached = reader_statements(reader) - before  # the data version and the page's ids
+    edited = writer.patch(
+        f"{NS}/events/{linked['event']}",
+        json={
+            "title": "Quay Night",
+            "description": "Brass",
+            "cost": "5",
+            "website": "https://x.org",
+        },
+    )
+    assert edited.status_code == 200, edited.text
+    reader.get(f"{NS}/events/{folk}")  # syncs the change log (not the edited event)
+    before = reader_statements(reader)
+    assert total(reader, query) == 1
+    assert reader_statements(reader) - before == cached  # the total was not counted again
+    assert total(reader, "?search=Quay") == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "query", "after"),
+    [
+        ({"status": "draft"}, "categories", 0),
+        (
+            {"start_date": "2020-01-05 19:00:00", "end_date": "2020-01-05 22:00:00"},
+            "categories",
+            0,
+        ),
+        ({"categories": []}, "categories", 0),
+        ({"venue": "other"}, "venue", 0),
+        ({"featured": True}, "featured", 1),
+        ({"title": "Quay", "organizer": ["new"]}, "organizer", 1),
+    ],
+    ids=["status", "dates", "terms", "venue", "featured", "text-and-organizer"],
+)
+def test_other_edits_recount_filter_totals(
+    writer: Api,
+    reader: TestClient,
+    linked: dict[str, int],
+    change: dict[str, Any],
+    query: str,
+    after: int,
+) -> None:
+    values = {**linked, "featured": "true"}
+    if query == "organizer":  # a link table without counts: only the event's change says it
+        values["organizer"] = create(writer, "organizers", organizer="Crew")
+        change = {**change, "organizer": [values["organizer"]]}
+    if query == "venue":
+        change = {"venue": create(writer, "venues", venue="Annex")}
+    path = f"?{query}={values[query if query != 'categories' else 'category']}"
+    for _ in range(2):
+        assert total(reader, path) == 1 - after
+    edited = writer.patch(f"{NS}/events/{linked['event']}", json=change)
+    assert edited.status_code == 200, edited.text
+    assert total(reader, path) == after
+
+
+def test_a_text_change_moves_only_the_text_stamp() -> None:
+    cache = ItemCache(1024 * 1024)
+    plain, searched = cache.stamp(["event", "venue"]), cache.stamp(["event", "venue"], text=True)
+    cache.invalidate([("event", 1)], ["text"])
+    assert cache.stamp(["event", "venue"]) == plain
+    assert cache.stamp(["event", "venue"], text=True) != searched
+    searched = cache.stamp(["event", "venue"], text=True)
+    cache.invalidate([("event", 1), ("venue", 2)], ["text", None])
+    assert cache.stamp(["event", "venue"]) != plain
+    assert cache.stamp(["event", "venue"], text=True) != searched

@@ -11,7 +11,7 @@ in the set (never a positional flag).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -84,12 +84,20 @@ class Listing:
         conditions: Mapping[str, Condition],
         orders: Mapping[Hashable, Sequence[sa.ColumnElement[Any]]],
         prepare: Prepare,
+        text_conditions: Iterable[str] = (),
     ) -> None:
         self.table = table
         self.args = tuple(args)
         self.conditions = dict(conditions)
         self.orders = dict(orders)
         self.prepare = prepare
+        self.text_conditions = frozenset(text_conditions)
+        """The conditions that read items' searched text (``Resource.neutral_columns``): a
+        total with one of them on follows text-only changes too (``storage/itemcache.py``)."""
+
+    def reads_text(self, active: Active) -> bool:
+        """A query with these conditions on may list other items after a text-only change."""
+        return any(name in self.text_conditions for name, _ in active)
 
     def where(self, active: Active) -> list[sa.ColumnElement[bool]]:
         """The SQL conditions of a set of active conditions, in a stable order."""
@@ -132,7 +140,8 @@ def _page_statement(listing: Listing, active: Active, order: Hashable) -> sa.Sel
 
 async def count(call: Call, resource: Resource, query: ListQuery) -> int:
     """The listing's exact total, from the process's item cache when nothing it reads has
-    changed since it was counted (``storage/itemcache.py``; anonymous reads only)."""
+    changed since it was counted (``storage/itemcache.py``; anonymous reads only): text-only
+    changes count only for queries with a text condition (``Listing.text_conditions``)."""
     listing = resource.listing
     cache = call.items
     if cache is None or not cache.enabled or not query.cacheable or not call.actor.is_anonymous:
@@ -142,7 +151,7 @@ async def count(call: Call, resource: Resource, query: ListQuery) -> int:
     except TypeError:
         return await listing.count(call.conn, query)
     key = ("total", resource.name, query.key, values)
-    stamp = cache.stamp(kinds_read(call.registry, resource))
+    stamp = cache.stamp(kinds_read(call.registry, resource), text=listing.reads_text(query.key))
     found = cache.total(key, stamp)
     if found is not None:
         return found

@@ -218,6 +218,8 @@ async def apply(call: Call, resource: Resource, row: Row, sent: Mapping[str, Any
     link_columns, links = await relations.resolve(call, resource, shared)
     values.update(link_columns)
     await behaviour.update(call, resource, row, values, shared)
+    if links:
+        changes.widen(call.conn, resource.name, item_id)
     updated = await behaviour.find(call, resource, item_id, lock=False)
     await relations.set_links(
         call,

@@ -322,6 +322,9 @@ class Resource:
     and tags share the term table, told apart by ``taxonomy``)."""
     image_column: str | None = None
     """The column of the item's media id, when it has an image (loaded with the page)."""
+    neutral_columns: frozenset[str] = frozenset()
+    """Columns no listing condition of any collection reads but as searched text: an update
+    that changes only these is logged as a ``text`` change (``resources.changes.aspect``)."""
     also_load: AlsoLoad | None = None
     """More rows of the collection that showing some needs (a category's ancestors, for its
     URL): loaded in bulk with a page, translated with it (``Presented.loaded.extra``)."""

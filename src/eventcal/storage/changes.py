@@ -3,7 +3,7 @@ transaction's data version just before it commits (see ``service_tables.change``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
@@ -22,6 +22,7 @@ INSERT = sa.insert(change).values(
     action=sa.bindparam("action", type_=sa.String),
     revision=sa.bindparam("revision", type_=sa.Integer),
     language=sa.bindparam("language", type_=sa.String),
+    aspect=sa.bindparam("aspect", type_=sa.String),
     changed_at=sa.bindparam("changed_at", type_=change.c.changed_at.type),
 )
 
@@ -35,6 +36,9 @@ class Change:
     action: str
     revision: int | None = None
     language: str | None = None
+    aspect: str | None = None
+    """``text``: only columns that no listing condition reads but a search changed (see
+    ``service_tables.change``); None: anything may have."""
 
 
 def rows(changes: list[Change], version: int) -> list[dict[str, object]]:
@@ -44,8 +48,9 @@ def rows(changes: list[Change], version: int) -> list[dict[str, object]]:
     latest: dict[tuple[str, int, str, str | None], Change] = {}
     for item in changes:
         key = (item.kind, item.item_id, item.action, item.language)
-        latest.pop(key, None)
-        latest[key] = item
+        before = latest.pop(key, None)
+        mixed = before is not None and before.aspect != item.aspect
+        latest[key] = replace(item, aspect=None) if mixed else item
     return [
         {
             "version": version,
@@ -55,6 +60,7 @@ def rows(changes: list[Change], version: int) -> list[dict[str, object]]:
             "action": item.action,
             "revision": item.revision,
             "language": item.language,
+            "aspect": item.aspect,
             "changed_at": now,
         }
         for position, item in enumerate(latest.values())

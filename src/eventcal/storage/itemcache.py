@@ -16,7 +16,10 @@ version that went backwards clears the whole cache: never stale, only slower.
 
 Listing totals are kept the same way, by what they read: each is stamped with the *generation*
 of the kinds of items its statement reads (a sync bumps the generation of every kind its changes
-name), and a total whose stamp is not current is counted again.
+name), and a total whose stamp is not current is counted again. A change logged with the aspect
+``text`` (an update of columns that no listing condition reads but a search) bumps only the kind's
+*text generation*, which stamps only the totals of listings with a search condition: a title edit
+leaves a category's total alone, not the total of a search for the new word.
 
 An entry built while a sync ran (its data may predate a change the sync applied) is not stored:
 :meth:`put` takes the *epoch* the request saw after its own sync and drops the entry when a sync
@@ -29,6 +32,7 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 import sqlalchemy as sa
@@ -46,9 +50,11 @@ them): 32 MB so counted grew a worker by 33 MB (tracemalloc and VmRSS after mall
 
 Dependency = tuple[str, int]
 """``(kind, id)`` as the change log names items."""
+TEXT = "text"
+"""The change log's aspect of a text-only update (``service_tables.change``)."""
 
 CHANGES_SINCE = (
-    sa.select(change.c.version, change.c.kind, change.c.item_id)
+    sa.select(change.c.version, change.c.kind, change.c.item_id, change.c.aspect)
     .where(change.c.version > sa.bindparam("version", type_=sa.BigInteger))
     .order_by(change.c.version)
     .limit(sa.bindparam("limit", type_=sa.Integer))
@@ -113,9 +119,12 @@ class ItemCache:
         while self.size > self.max_bytes and self._entries:
             self._drop(next(iter(self._entries)))
 
-    def stamp(self, kinds: Iterable[str]) -> tuple[int, ...]:
-        """The current generation of what reads of ``kinds`` depend on."""
-        return (self._cleared, *(self._generations.get(kind, 0) for kind in kinds))
+    def stamp(self, kinds: Iterable[str], *, text: bool = False) -> tuple[int, ...]:
+        """The current generation of what reads of ``kinds`` depend on; with ``text``, of
+        what reads of their searched text depend on too."""
+        generations = self._generations
+        names = (*kinds, *(f"{kind}:{TEXT}" for kind in kinds)) if text else kinds
+        return (self._cleared, *(generations.get(name, 0) for name in names))
 
     def total(self, key: Hashable, stamp: tuple[int, ...]) -> int | None:
         """A listing's total counted at ``stamp`` (see the module docstring)."""
@@ -141,12 +150,15 @@ class ItemCache:
         self.epoch += 1
         self._cleared += 1
 
-    def invalidate(self, items: Iterable[Dependency]) -> None:
+    def invalidate(
+        self, items: Iterable[Dependency], aspects: Iterable[str | None] | None = None
+    ) -> None:
         """Drop every entry built from one of ``items``; totals that read their kinds become
-        stale."""
+        stale, or only those that search their text when the item's change (same position in
+        ``aspects``, if given) is a ``text`` one."""
         kinds = set()
-        for dep in items:
-            kinds.add(dep[0])
+        for dep, aspect in zip(items, aspects or repeat(None), strict=False):
+            kinds.add(dep[0] if aspect != TEXT else f"{dep[0]}:{TEXT}")
             for key in list(self._by_dep.get(dep, ())):
                 self._drop(key)
         for kind in kinds:
@@ -178,7 +190,10 @@ class ItemCache:
                 if len(rows) > MAX_CHANGES or len(seen) != version - watermark:
                     self.clear()
                 else:
-                    self.invalidate((str(r["kind"]), int(r["item_id"])) for r in rows)
+                    self.invalidate(
+                        [(str(r["kind"]), int(r["item_id"])) for r in rows],
+                        [r["aspect"] for r in rows],
+                    )
             self.watermark = version
 
     def _drop(self, key: Hashable) -> None:

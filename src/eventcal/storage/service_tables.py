@@ -73,5 +73,9 @@ change = sa.Table(
     sa.Column("revision", sa.Integer, nullable=True),
     sa.Column("language", sa.String(8), nullable=True),
     sa.Column("changed_at", UtcDateTime, nullable=False),
+    # What an update touched, when that is less than "anything": ``text`` when every column it
+    # changed is one that no listing condition reads but a search (``Resource.neutral_columns``);
+    # NULL otherwise. Caches of listing totals keep what such a change cannot move.
+    sa.Column("aspect", sa.String(8), nullable=True),
     sa.Index(None, "kind", "item_id", "version"),
 )

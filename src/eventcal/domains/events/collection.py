@@ -202,6 +202,19 @@ async def derive(call: Call, sent: Mapping[str, Any], current: Row | None) -> di
     return {**dates, **series.columns(call, sent, current, dates)}
 
 
+NEUTRAL_COLUMNS = frozenset(
+    {
+        *("title", "excerpt", "description"),  # read only by a search (search.SEARCH_FIELDS)
+        *("modified_at", "image_id", "image_url", "cost", "currency_symbol"),
+        *("currency_position", "website", "show_map", "show_map_link", "sticky"),
+        *("status_reason", "online_url"),
+    }
+)
+"""Columns no listing condition reads but a search: an update of only these is a ``text``
+change, which leaves the totals of the listings that do not search alone (status, dates,
+visibility, links, series columns and the password are not here: any change of them counts)."""
+
+
 EVENTS = Resource(
     name="event",
     collection="events",
@@ -235,6 +248,7 @@ EVENTS = Resource(
     more_routes=occurrences.occurrence_routes,
     upkeep=series.extend,
     image_column="image_id",
+    neutral_columns=NEUTRAL_COLUMNS,
     refers=(post.image_relation(event),),
     components={**COMPONENTS, "EventArchive": post_archive("events", "Event")},
     formats=(ical.ICS,),

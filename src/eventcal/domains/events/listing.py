@@ -280,4 +280,5 @@ LISTING = EventListing(
     conditions=conditions.CONDITIONS,
     orders={"default": (event.c.start_at, event.c.id)},
     prepare=prepare,
+    text_conditions=("words", "excluded"),
 )

@@ -206,7 +206,10 @@ class Posts:
         if not written:
             raise ApiError(f"could-not-update-{resource.name}", resource.messages.not_updated, 400)
         action = _action(old_status, status)
-        changes.record(call.conn, resource.name, item_id, action, row["revision"] + 1)
+        aspect = changes.aspect(resource, row, values) if action == "update" else None
+        changes.record(
+            call.conn, resource.name, item_id, action, row["revision"] + 1, aspect=aspect
+        )
 
     async def _with_slug(
         self,
