@@ -21,6 +21,9 @@ from eventcal.storage import migrate
 from eventcal.storage.db import Database, postgres_dsn
 from tests import factories
 
+pytest_plugins = ["tests.two_processes"]
+"""Fixtures of two apps on one database (the freshness tests of the caches)."""
+
 T = TypeVar("T")
 
 RECORDED_NOW = datetime(2026, 11, 22, 4, 46, 0, tzinfo=UTC)

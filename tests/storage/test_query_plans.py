@@ -288,12 +288,22 @@ def test_search_reads_the_trigram_index(raw: sqlite3.Connection) -> None:
 
 def prepared_search(text: str, language: str = "en") -> ListQuery:
     """The events listing's query for ``search=text`` (its own ``prepare``), on SQLite."""
+    return prepared({"search": text}, {"search": text}, language)
+
+
+def prepared_include(ids: list[int]) -> ListQuery:
+    """The events listing's query for ``include=ids`` (its own ``prepare``), on SQLite."""
+    return prepared({"include": ",".join(map(str, ids))}, {"include": ids})
+
+
+def prepared(raw: dict[str, Any], parsed: dict[str, Any], language: str = "en") -> ListQuery:
+    """The events listing's query for these parameters (as sent and as parsed), on SQLite."""
 
     class SQLite:
         dialect_name = "sqlite"
 
         async def scalar(self, *_: object) -> int:
-            return 0  # the search index's probe: an empty index (no word is common)
+            return 0  # the search index's probes: an empty index (no word is common)
 
     call = Call(
         conn=cast(Any, SQLite()),
@@ -304,33 +314,8 @@ def prepared_search(text: str, language: str = "en") -> ListQuery:
         registry=REGISTRY,
         language=language,
     )
-    state = RequestState("GET", {}, {"search": text}, call)
-    params = Params({"page": 1, "per_page": 10, "search": text}, frozenset({"search"}))
-
-    async def prepare() -> ListQuery:
-        query: ListQuery = await LISTING.prepare(state, params, REGISTRY["events"])
-        return query
-
-    return asyncio.run(prepare())
-
-
-def prepared_include(ids: list[int]) -> ListQuery:
-    """The events listing's query for ``include=ids`` (its own ``prepare``), on SQLite."""
-
-    class SQLite:
-        dialect_name = "sqlite"
-
-    call = Call(
-        conn=cast(Any, SQLite()),
-        actor=ANONYMOUS,
-        site=Site.build("UTC", 10),
-        urls=Urls.build("http://127.0.0.1"),
-        now=NOW,
-        registry=REGISTRY,
-        language="en",
-    )
-    state = RequestState("GET", {}, {"include": ",".join(map(str, ids))}, call)
-    params = Params({"page": 1, "per_page": 10, "include": ids}, frozenset({"include"}))
+    state = RequestState("GET", {}, raw, call)
+    params = Params({"page": 1, "per_page": 10, **parsed}, frozenset(parsed))
 
     async def prepare() -> ListQuery:
         query: ListQuery = await LISTING.prepare(state, params, REGISTRY["events"])

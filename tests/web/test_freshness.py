@@ -7,58 +7,16 @@ every page is built, from what each process keeps."""
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 from starlette.testclient import TestClient
 
-from eventcal.app import create_app
-from eventcal.config import Settings
-from eventcal.storage.itemcache import ItemCache
-from tests.conftest import NS, Api, Clock
+from tests.conftest import NS, Api
+from tests.two_processes import create, items
 from tests.web.conftest import titles
 
 EVENT = {"start_date": "2026-12-05 19:00:00", "end_date": "2026-12-05 22:00:00"}
 MONTH = "/calendar/month/?date=2026-12-01"
 WEEK = "/calendar/week/?date=2026-12-05"
-
-
-@pytest.fixture
-def uncached(settings: Settings) -> Settings:
-    return dataclasses.replace(settings, response_cache_mb=0)
-
-
-@pytest.fixture
-def writer(uncached: Settings, clock: Clock, password_hash: str) -> Iterator[Api]:
-    """The process that writes (and reads: what it keeps must follow its own writes)."""
-    from tests import factories
-
-    app = create_app(uncached, clock=clock)
-    with TestClient(app, base_url="http://127.0.0.1") as client:
-        helper = Api(client, app.state.runtime.database, password_hash)
-        helper.run(lambda: factories.empty_database(app.state.runtime.database))
-        yield helper
-
-
-@pytest.fixture
-def reader(writer: Api, uncached: Settings, clock: Clock) -> Iterator[TestClient]:
-    """Another process on the same database."""
-    del writer  # started first: it empties the database
-    with TestClient(create_app(uncached, clock=clock), base_url="http://127.0.0.1") as client:
-        yield client
-
-
-def items(client: TestClient) -> ItemCache:
-    cache: ItemCache = client.app.state.runtime.items  # type: ignore[attr-defined]
-    return cache
-
-
-def create(api: Api, path: str, **fields: Any) -> int:
-    response = api.post(f"{NS}/{path}", json={"status": "publish", **fields})
-    assert response.status_code == 201, response.text
-    return int(response.json()["id"])
 
 
 def html(client: TestClient, path: str) -> str:
