@@ -44,7 +44,7 @@ class Settings:
     log_level: str = "INFO"
     access_log: bool = True
     """One JSON line per request (logger ``eventcal.access``)."""
-    response_cache_mb: int = 48
+    response_cache_mb: int = 24
     item_cache_mb: int = 32
     """Per-process cache of built GET responses (0 turns it off)."""
     login_max_failures: int = 10
@@ -211,7 +211,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         log_level=(source.get("EVENTCAL_LOG_LEVEL") or "INFO").upper(),
         access_log=(source.get("EVENTCAL_ACCESS_LOG") or "1").strip().lower()
         not in ("0", "false", "no", "off"),
-        response_cache_mb=_int(source, "EVENTCAL_RESPONSE_CACHE_MB", 48),
+        response_cache_mb=_int(source, "EVENTCAL_RESPONSE_CACHE_MB", 24),
         item_cache_mb=_int(source, "EVENTCAL_ITEM_CACHE_MB", 32),
         login_max_failures=_int(source, "EVENTCAL_LOGIN_MAX_FAILURES", 10),
         login_max_failures_per_address=_int(source, "EVENTCAL_LOGIN_MAX_FAILURES_PER_ADDRESS", 30),
