@@ -30,6 +30,8 @@ from typing import Any
 
 import orjson
 
+from asgi import call
+
 NS = "/cal/events/v1"
 WORDS = ("jazz", "market", "gala", "lecture")
 
@@ -92,32 +94,8 @@ def _mixed(rng: random.Random, pool: Pool) -> str:
 async def _call(
     app: Any, path_query: str, *, body: bytes = b"", headers: Sequence[tuple[bytes, bytes]] = ()
 ) -> tuple[int, bytes]:
-    path, _, query = (NS + path_query).partition("?")
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST" if body else "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": query.encode(),
-        "root_path": "",
-        "headers": [(b"host", b"bench.local"), *headers],
-        "client": ("127.0.0.1", 5000),
-        "server": ("127.0.0.1", 80),
-    }
-    sent: list[dict[str, Any]] = []
-
-    async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    await app(scope, receive, send)
-    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    return int(sent[0]["status"]), body
+    status, _, answer = await call(app, "POST" if body else "GET", NS + path_query, headers, body)
+    return status, answer
 
 
 async def _pool(app: Any) -> Pool:

@@ -35,6 +35,7 @@ from typing import Any
 import orjson
 
 import seed
+from asgi import call
 from eventcal.app import create_app, site_from
 from eventcal.config import Settings
 from eventcal.storage import migrate
@@ -86,43 +87,10 @@ async def populate(url: str, events: int) -> None:
         await database.shutdown()
 
 
-Scope = dict[str, Any]
 AUTH = (
     b"authorization",
     b"Basic " + base64.b64encode(f"{seed.ADMIN_LOGIN}:{seed.ADMIN_PASSWORD}".encode()),
 )
-
-
-async def call(
-    app: Any, method: str, path: str, headers: Sequence[tuple[bytes, bytes]] = (), body: bytes = b""
-) -> tuple[int, dict[bytes, bytes], bytes]:
-    """One request straight to the ASGI app: status, headers, body."""
-    path, _, query = path.partition("?")
-    scope: Scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": method,
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": query.encode(),
-        "root_path": "",
-        "headers": [(b"host", b"127.0.0.1"), *headers],
-        "client": ("127.0.0.1", 5000),
-        "server": ("127.0.0.1", 80),
-    }
-    sent: list[dict[str, Any]] = []
-
-    async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    await app(scope, receive, send)
-    answer = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    return int(sent[0]["status"]), dict(sent[0]["headers"]), answer
 
 
 async def edit(app: Any, event_id: int, number: int) -> None:
