@@ -24,15 +24,13 @@ from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
-from eventcal.storage.changes import Change
+from eventcal.storage.changes import TEXT, Change
 from eventcal.storage.db import Connection, Row, as_local, as_utc
 from eventcal.storage.service_tables import change
 
 if TYPE_CHECKING:
     from eventcal.resources.spec import Resource
 
-TEXT = "text"
-"""The aspect of an update that changed only neutral columns (see the module docstring)."""
 
 ACTIONS = (
     "create",

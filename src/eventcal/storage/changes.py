@@ -10,6 +10,10 @@ import sqlalchemy as sa
 
 from eventcal.storage.service_tables import change
 
+TEXT = "text"
+"""The aspect of an update that changed only columns no listing condition reads but a search
+(``resources.changes.aspect``; ``storage.itemcache`` keeps the totals that do not search)."""
+
 NEXT_VERSION = "UPDATE data_version SET version = version + 1 WHERE id = 1 RETURNING version"
 """Run last in every versioned write transaction: it holds the row's lock until the commit, so
 transactions take versions in the order they commit."""

@@ -37,6 +37,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from eventcal.storage.changes import TEXT
 from eventcal.storage.db import Database
 from eventcal.storage.service_tables import change
 
@@ -50,8 +51,6 @@ them): 32 MB so counted grew a worker by 33 MB (tracemalloc and VmRSS after mall
 
 Dependency = tuple[str, int]
 """``(kind, id)`` as the change log names items."""
-TEXT = "text"
-"""The change log's aspect of a text-only update (``service_tables.change``)."""
 
 CHANGES_SINCE = (
     sa.select(change.c.version, change.c.kind, change.c.item_id, change.c.aspect)
