@@ -25,6 +25,10 @@ def test_pages_have_an_etag_answer_304_and_change_with_the_data(api: Api, site: 
     cached = api.get("/calendar/", headers={"If-None-Match": etag})
     assert cached.status_code == 304 and cached.content == b""
     assert cached.headers["etag"] == etag
+    assert "content-length" not in cached.headers  # a 304's length would have to be the 200's
+    head = api.request("HEAD", "/calendar/")
+    assert head.status_code == 200 and head.content == b""
+    assert head.headers["content-length"] == str(len(first.content))
     before = api.statements
     assert api.get("/calendar/", headers={"If-None-Match": etag}).status_code == 304
     assert api.statements - before <= 1  # the data version only: the page comes from the cache
