@@ -102,7 +102,7 @@ ENTRY_OVERHEAD = 1024
 response's header dict (measured with tracemalloc: ~0.9 KB)."""
 DEPENDENCY_BYTES = 150
 """Bytes each dependency of an entry holds: its place in the entry's tuple and in the
-store.s index (a set of keys per item; measured with tracemalloc: 140-150)."""
+store's index (a set of keys per item; measured with tracemalloc: 140-150)."""
 
 
 def key_bytes(key: Any) -> int:
