@@ -51,7 +51,7 @@ from eventcal.http.responses import (
 from eventcal.http.writing import serve_change
 from eventcal.permissions import ANONYMOUS, Actor
 from eventcal.storage.db import Database, DatabaseUnavailable
-from eventcal.storage.itemcache import ItemCache
+from eventcal.storage.itemcache import ItemCache, Reads
 from eventcal.timezones import to_local
 
 log = logging.getLogger("eventcal.api")
@@ -83,6 +83,10 @@ class Endpoint:
     """Its GET responses depend only on the request, the data and the site's date, so they may
     be served from the response cache while the data version is unchanged (default: GET
     endpoints; a reply can still opt out with ``Reply.cacheable``)."""
+    reports_reads: bool = False
+    """Its handler names everything its response is built from (``Call.reads``), so an
+    anonymous response stays cached until something it read changes, not only while the data
+    version stays (``http/conditional.py``): the generic list and item reads."""
     tag: str = ""
     """The OpenAPI tag grouping the operation (its collection)."""
     accepts_files: bool = False
@@ -328,27 +332,32 @@ class Router:
         conditional = request.headers.get("if-none-match")
         key: tuple[Any, ...] | None = None
         version = 0
+        items = runtime.items
         if endpoint.cacheable:
-            # The version is read before any data, so a body is never older than it.
+            # The version is read before any data, so a body is never older than it; the
+            # change log up to it is applied before the cache is asked.
             version = await runtime.database.current_version()
+            await items.sync(runtime.database, version)
             key = _cache_key(request, matched, negotiated.language, runtime.site)
             cached = runtime.cache.get(key, version)
             if cached is not None:
                 return send(cached, conditional, head=head)
-            await runtime.items.sync(runtime.database, version)
         database = runtime.database
         context = database.transaction() if endpoint.writes else database.read()
         async with context as conn:
             state = matched.state(query, conn, negotiated.language)
+            call = state.call
             if key is not None and not endpoint.writes:
-                state.call.items, state.call.items_epoch = runtime.items, runtime.items.epoch
+                call.items, call.items_epoch = items, items.epoch
+                if endpoint.reports_reads and matched.actor.is_anonymous and items.enabled:
+                    call.reads = Reads(items.epoch)
             params = await parse_args(endpoint.args, query, state)
             reply = await endpoint.handler(state, params)
         if matched.actor.is_anonymous:
             matched.headers["Cache-Control"] = PUBLIC_CACHE_CONTROL
         built = build(reply, matched.headers, envelope, query.get("_fields"), tagged=True)
         if key is not None and reply.cacheable and built.status == 200:
-            runtime.cache.put(key, version, built)
+            runtime.cache.put(key, version, built, call.reads)
         return send(built, conditional, head=head)
 
 

@@ -142,6 +142,7 @@ def _item_route(
             responses=read_errors,
             response_schema=ref(resource.read_schema or resource.schema),
             tag=resource.collection,
+            reports_reads=True,
         ),
         "DELETE": Endpoint(
             ("DELETE",),
@@ -195,6 +196,7 @@ def routes(resource: Resource) -> list[Route]:
                     responses=list_errors,
                     response_schema=ref(resource.archive_schema),
                     tag=plural,
+                    reports_reads=True,
                 ),
                 Endpoint(
                     ("POST",),

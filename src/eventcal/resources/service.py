@@ -63,6 +63,8 @@ async def find_by_slug(
     of a collection with its own 404 answers it with id 0 (the original's answer)."""
     call = state.call
     behaviour = resource.behaviour
+    if call.reads is not None:  # any item's slug or translation may take this slug
+        call.reads.listed((resource.name,))
     item_id = await behaviour.id_by_slug(call, resource, slug)
     if item_id is not None:
         return await find(state, resource, item_id, write=write)
@@ -111,6 +113,7 @@ async def list_page(
     query = await listing.prepare(state, params, resource)
     if narrow is not None:
         narrow(query)
+    listing_totals.note_listed(call, resource, query)
     total = await listing_totals.count(call, resource, query)
     page = Page([], total, query.page, query.per_page, query.link)
     if query.offset < total:
