@@ -133,6 +133,12 @@ def enveloped_error(body: Any, status: int, headers: dict[str, str]) -> Any:
     return {"body": body, "status": status, "headers": inner}
 
 
+def only_encoded(query: dict[str, Any]) -> bool:
+    """A reply to a request with these parameters is only encoded (no ``_fields`` picks keys
+    from its objects), so parts of its body may be JSON already (``orjson.Fragment``)."""
+    return "_fields" not in query
+
+
 def field_names(fields: Any) -> list[str]:
     """The names of ``_fields``: a comma-separated string, or a list of names (``_fields[]``).
     Any other shape (``_fields[a]=…``, ``_fields[0][0]=…``) names nothing: it is ignored."""

@@ -237,10 +237,13 @@ async def present_rows(
     single: bool = False,
     password: str | None = None,
     context_edit: bool = False,
-) -> list[dict[str, Any]]:
+    spliced: bool = False,
+) -> list[Any]:
     """Rows as their collection shows them, protected content blanked for callers who may
     not see it. What an anonymous read shows comes from the process's item cache when it has
-    it (``storage/itemcache.py``); only the rows it lacks are loaded and presented."""
+    it (``storage/itemcache.py``); only the rows it lacks are loaded and presented. With
+    ``spliced``, an item from the cache is its JSON as it is (an ``orjson.Fragment``, for a
+    body that is only encoded), not decoded into a dict."""
     cache = call.items
     reads = call.reads
     if (
@@ -262,8 +265,9 @@ async def present_rows(
         for r in rows
     ]
     # Entries are the items' JSON: compact, and every request gets objects of its own.
-    shown: list[dict[str, Any] | None] = [
-        None if (found := cache.get(key, reads)) is None else orjson.loads(found) for key in keys
+    decode = orjson.Fragment if spliced else orjson.loads
+    shown: list[Any] = [
+        None if (found := cache.get(key, reads)) is None else decode(found) for key in keys
     ]
     missing = [i for i, item in enumerate(shown) if item is None]
     if missing:
