@@ -233,6 +233,24 @@ def test_linked_filters_count_by_id_and_page_in_listing_order(
     assert not any("TEMP B-TREE" in d for d in steps), steps
 
 
+def test_featured_counts_in_the_index_of_featured_events(raw: sqlite3.Connection) -> None:
+    """``featured=1`` counts in ``ix_event_featured`` alone, which holds only featured events
+    (so series that are not featured add nothing to it): the filter's literal ``featured = 1``
+    is what lets SQLite use a partial index. ``featured=0`` reads the listing index."""
+    for wanted in (True, False):
+        query = prepared({"featured": str(int(wanted))}, {"featured": wanted})
+        assert query.active["featured"] is wanted
+        full = window()
+        full.on("featured", wanted)
+        count = plan(raw, LISTING.count_statement(full.key), full.values)
+        reads = [d for d in count if d.startswith(("SEARCH event ", "SCAN event"))]
+        index = "ix_event_featured " if wanted else "ix_event_listing_end "
+        assert len(reads) == 1, count
+        assert reads[0].startswith("SEARCH event USING "), count
+        assert index in reads[0], count
+        assert ("COVERING" in reads[0]) is wanted, count
+
+
 def test_include_reads_its_ids_by_primary_key(raw: sqlite3.Connection) -> None:
     """``include`` ignores the date window: its total and page start from the ids (one
     primary-key read each), never from the index of every published event."""
