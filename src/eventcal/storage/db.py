@@ -41,6 +41,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.sql.expression import ClauseElement, Executable
 
 from eventcal.storage.changes import Change
+from eventcal.storage.rowsets import Rows
 
 log = logging.getLogger("eventcal.storage")
 
@@ -170,7 +171,13 @@ class _CompileCache:
         return compiled
 
 
+_PASS_DATES = orjson.OPT_PASSTHROUGH_DATETIME
+
+
 def _sqlite_value(value: Any) -> Any:
+    if isinstance(value, Rows):
+        # Nested dates as SQLite stores them (this function), not as orjson writes them.
+        return orjson.dumps(value.rows, default=_sqlite_value, option=_PASS_DATES).decode()
     if isinstance(value, datetime):
         if value.tzinfo is not None:
             value = value.astimezone(UTC).replace(tzinfo=None)
@@ -183,6 +190,10 @@ def _sqlite_value(value: Any) -> Any:
 
 
 def _pg_value(value: Any) -> Any:
+    if isinstance(value, Rows):
+        # Naive datetimes as UTC, as asyncpg binds them to ``timestamptz``; a ``timestamp``
+        # (without zone) cast ignores the offset.
+        return orjson.dumps(value.rows, option=orjson.OPT_NAIVE_UTC).decode()
     if isinstance(value, tuple):
         return list(value)
     return value
