@@ -103,3 +103,5 @@ def configure(level: str, *, access_log: bool = True) -> None:
     root.handlers[:] = [handler]
     root.setLevel(level)
     logging.getLogger(ACCESS).setLevel(logging.INFO if access_log else logging.WARNING)
+    # No line shows a thread or process, so records need not look them up (one per request).
+    logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False

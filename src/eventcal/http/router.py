@@ -331,16 +331,17 @@ class Router:
         if endpoint.cacheable:
             # The version is read before any data, so a body is never older than it.
             version = await runtime.database.current_version()
-            key = _cache_key(request, matched, negotiated.language, runtime.site)
-            cached = runtime.cache.get(key, version)
-            if cached is not None:
-                return send(cached, conditional, head=head)
+            if runtime.cache.max_bytes:
+                key = _cache_key(request, matched, negotiated.language, runtime.site)
+                cached = runtime.cache.get(key, version)
+                if cached is not None:
+                    return send(cached, conditional, head=head)
             await runtime.items.sync(runtime.database, version)
         database = runtime.database
         context = database.transaction() if endpoint.writes else database.read()
         async with context as conn:
             state = matched.state(query, conn, negotiated.language)
-            if key is not None and not endpoint.writes:
+            if endpoint.cacheable and not endpoint.writes:
                 state.call.items, state.call.items_epoch = runtime.items, runtime.items.epoch
             params = await parse_args(endpoint.args, query, state)
             reply = await endpoint.handler(state, params)

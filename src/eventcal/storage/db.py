@@ -170,7 +170,13 @@ class _CompileCache:
         return compiled
 
 
+_AS_IS = frozenset({int, str, float, bytes, bool, type(None)})
+"""Types sqlite3 binds as they are (most parameters: checked first, by type)."""
+
+
 def _sqlite_value(value: Any) -> Any:
+    if type(value) in _AS_IS:
+        return value
     if isinstance(value, datetime):
         if value.tzinfo is not None:
             value = value.astimezone(UTC).replace(tzinfo=None)
@@ -320,7 +326,8 @@ DATA_VERSION = sa.text("SELECT version FROM data_version WHERE id = 1")
 
 async def data_version(conn: Connection) -> int:
     """How many write transactions have committed (only ever grows)."""
-    return int(await conn.scalar(DATA_VERSION) or 0)
+    rows = await conn.all(DATA_VERSION)
+    return int(rows[0]["version"] or 0) if rows else 0
 
 
 def sqlite_path(url: str) -> str:

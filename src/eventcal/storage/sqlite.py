@@ -27,6 +27,7 @@ from eventcal.storage.db import (
     StorageError,
     UniqueViolation,
     _sqlite_value,
+    data_version,
     sqlite_path,
 )
 
@@ -208,6 +209,13 @@ class SQLiteDatabase(Database):
         if self._read is None:
             raise DatabaseUnavailable("the database is not open")
         yield self._read
+
+    async def current_version(self) -> int:
+        """Read on the read connection itself, without the context of :meth:`read`: every
+        GET asks it first."""
+        if self._read is None:
+            raise DatabaseUnavailable("the database is not open")
+        return await data_version(self._read)
 
     @contextlib.asynccontextmanager
     async def transaction(self, *, versioned: bool = True) -> AsyncIterator[Connection]:
