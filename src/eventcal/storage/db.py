@@ -174,9 +174,18 @@ _AS_IS = frozenset({int, str, float, bytes, bool, type(None)})
 """Types sqlite3 binds as they are (most parameters: checked first, by type)."""
 
 
+def _sqlite_parameters(compiled: _Compiled, params: Mapping[str, Any] | None) -> tuple[Any, ...]:
+    """A statement's parameter values in its order, as sqlite3 binds them (defaults for the
+    names ``params`` lacks)."""
+    defaults = compiled.defaults
+    values = []
+    for name in compiled.names:
+        value = params[name] if params is not None and name in params else defaults[name]
+        values.append(value if type(value) in _AS_IS else _sqlite_value(value))
+    return tuple(values)
+
+
 def _sqlite_value(value: Any) -> Any:
-    if type(value) in _AS_IS:
-        return value
     if isinstance(value, datetime):
         if value.tzinfo is not None:
             value = value.astimezone(UTC).replace(tzinfo=None)
