@@ -51,8 +51,8 @@ class Outgoing:
         return self.status
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        raw = [(b"content-length", str(len(self.body)).encode())]
-        raw.extend((_header_name(k), v.encode("latin-1")) for k, v in self.headers.items())
+        raw = [(_header_name(k), v.encode("latin-1")) for k, v in self.headers.items()]
+        raw.insert(0, (b"content-length", str(len(self.body)).encode()))
         await send({"type": "http.response.start", "status": self.status, "headers": raw})
         await send({"type": "http.response.body", "body": self.body})
 
