@@ -3,8 +3,8 @@ and the cache-control rules of the original."""
 
 from __future__ import annotations
 
+import os
 import re
-import uuid
 
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -74,4 +74,6 @@ def request_id(given: str | None) -> str:
     """The client's ``X-Request-Id`` when it is a plain token (a load balancer's), else new."""
     if given and _SAFE_REQUEST_ID.match(given):
         return given
-    return uuid.uuid4().hex
+    # 128 random bits as 32 hex digits, like a UUID4's hex without building a UUID (a third
+    # of the cost, on every request).
+    return os.urandom(16).hex()

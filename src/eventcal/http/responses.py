@@ -59,8 +59,9 @@ class Outgoing:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         length = len(self.body) if self.length is None else self.length
-        raw = [] if self.status == 304 else [(b"content-length", str(length).encode())]
-        raw.extend((_header_name(k), v.encode("latin-1")) for k, v in self.headers.items())
+        raw = [(_header_name(k), v.encode("latin-1")) for k, v in self.headers.items()]
+        if self.status != 304:
+            raw.insert(0, (b"content-length", str(length).encode()))
         await send({"type": "http.response.start", "status": self.status, "headers": raw})
         await send({"type": "http.response.body", "body": self.body})
 

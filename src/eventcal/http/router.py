@@ -338,18 +338,24 @@ class Router:
             # change log up to it is applied before the cache is asked.
             version = await runtime.database.current_version()
             await items.sync(runtime.database, version)
-            key = _cache_key(request, matched, negotiated.language, runtime.site)
-            cached = runtime.cache.get(key, version)
-            if cached is not None:
-                return send(cached, conditional, head=head)
+            if runtime.cache.max_bytes:
+                key = _cache_key(request, matched, negotiated.language, runtime.site)
+                cached = runtime.cache.get(key, version)
+                if cached is not None:
+                    return send(cached, conditional, head=head)
         database = runtime.database
         context = database.transaction() if endpoint.writes else database.read()
         async with context as conn:
             state = matched.state(query, conn, negotiated.language)
             call = state.call
-            if key is not None and not endpoint.writes:
+            if endpoint.cacheable and not endpoint.writes:
                 call.items, call.items_epoch = items, items.epoch
-                if endpoint.reports_reads and matched.actor.is_anonymous and items.enabled:
+                if (
+                    key is not None
+                    and endpoint.reports_reads
+                    and matched.actor.is_anonymous
+                    and items.enabled
+                ):
                     call.reads = Reads(items.epoch)
             params = await parse_args(endpoint.args, query, state)
             reply = await endpoint.handler(state, params)

@@ -174,6 +174,21 @@ class _CompileCache:
 _PASS_DATES = orjson.OPT_PASSTHROUGH_DATETIME
 
 
+_AS_IS = frozenset({int, str, float, bytes, bool, type(None)})
+"""Types sqlite3 binds as they are (most parameters: checked first, by type)."""
+
+
+def _sqlite_parameters(compiled: _Compiled, params: Mapping[str, Any] | None) -> tuple[Any, ...]:
+    """A statement's parameter values in its order, as sqlite3 binds them (defaults for the
+    names ``params`` lacks)."""
+    defaults = compiled.defaults
+    values = []
+    for name in compiled.names:
+        value = params[name] if params is not None and name in params else defaults[name]
+        values.append(value if type(value) in _AS_IS else _sqlite_value(value))
+    return tuple(values)
+
+
 def _sqlite_value(value: Any) -> Any:
     if isinstance(value, Rows):
         # Nested dates as SQLite stores them (this function), not as orjson writes them.
@@ -331,7 +346,8 @@ DATA_VERSION = sa.text("SELECT version FROM data_version WHERE id = 1")
 
 async def data_version(conn: Connection) -> int:
     """How many write transactions have committed (only ever grows)."""
-    return int(await conn.scalar(DATA_VERSION) or 0)
+    rows = await conn.all(DATA_VERSION)
+    return int(rows[0]["version"] or 0) if rows else 0
 
 
 def sqlite_path(url: str) -> str:
