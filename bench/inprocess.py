@@ -64,6 +64,7 @@ SCENARIOS: dict[str, Callable[[random.Random, Pool], str]] = {
     "organizer": lambda r, p: f"/events?organizer={r.choice(p.organizers)}",
     "featured": lambda r, p: f"/events?featured=1&page={r.randrange(1, 6)}",
     "search": lambda r, p: f"/events?search={r.choice(WORDS)}",
+    "jazz": lambda r, p: "/events?search=jazz",  # one word, in one event of eight
     "dates": lambda r, p: f"/events?{_window(r)}",
     "strict_dates": lambda r, p: f"/events?{_window(r)}&strict_dates=1",
     "geoloc": lambda r, p: "/events?geoloc=1",

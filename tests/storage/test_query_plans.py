@@ -15,7 +15,7 @@ from sqlalchemy.sql.expression import ClauseElement
 
 from eventcal.collections import REGISTRY
 from eventcal.context import Call, Site, Urls
-from eventcal.domains.events import links, search
+from eventcal.domains.events import left_out, links, search
 from eventcal.domains.events.listing import LISTING
 from eventcal.domains.events.totals import WINDOW_COUNT, SearchOrder, window_count_params
 from eventcal.http.args import Params
@@ -340,3 +340,33 @@ def prepared(raw: dict[str, Any], parsed: dict[str, Any], language: str = "en") 
         return query
 
     return asyncio.run(prepare())
+
+
+def test_a_total_from_the_left_out_events_reads_indexes_only(raw: sqlite3.Connection) -> None:
+    """``left_out``: the events a listing leaves out are ranges of the listing indexes (and
+    the protected events' partial index), the occurrences of matching series come from the
+    index of ``series_id``; the window's events are never walked, the index's matches once."""
+    query = window("jazz")
+    query.values.update(statuses=["publish"], cap=10)
+    words = dict(query.active)["words"]
+    assert isinstance(words, search.Words)
+    statements = (
+        left_out._left_out_bound(words.protected, words.count),
+        left_out._correction(LISTING, query.key, words.protected, words.count),
+    )
+    harmless = ("SCAN seen", "SCAN left_out", "SCAN left_out_matches", "SCAN CONSTANT ROW")
+    for stmt in statements:
+        steps = plan(raw, stmt, query.values)
+        scans = [
+            s
+            for s in steps
+            if s.startswith("SCAN")
+            and "json_each" not in s
+            and s not in harmless
+            and s != "SCAN event USING INDEX ix_event_protected"
+            and not s.startswith("SCAN event_search VIRTUAL TABLE INDEX 0:M")
+        ]
+        assert not scans, steps
+        # The matches are read once, not asked of FTS5 once per left-out id (rowid=?).
+        assert not any("event_search VIRTUAL TABLE INDEX 0:=" in s for s in steps), steps
+    assert any("ix_event_series_id_start_at (series_id=?" in s for s in steps), steps

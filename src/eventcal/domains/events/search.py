@@ -143,6 +143,14 @@ class _ById(_Indexed):
     index = str(SQLITE_SEARCH_ROW_INDEX.name)
 
 
+class BySeries(_Indexed):
+    """The occurrences of given series, read from the index of ``series_id``: SQLite would
+    rather walk the window in a listing index and test every event's series."""
+
+    inherit_cache = True
+    index = "ix_event_series_id_start_at"
+
+
 _UNUSED = sa.table("unused")
 
 
@@ -182,7 +190,7 @@ def indexed_words(words: tuple[str, ...]) -> list[str]:
 
 
 _MASTER = event.alias("search_master")
-_SHARES_ROW = (
+SHARES_ROW = (
     sa.exists()
     .where(
         _MASTER.c.id == event.c.series_id,
@@ -240,7 +248,7 @@ def source(
     ).subquery("hits")
     join = _CrossJoinRowIndex if row_index else _CrossJoin
     joined = join(hits, event, event.c.id == hits.c.id)
-    return joined, [sa.or_(hits.c.shared == sa.false(), _SHARES_ROW)]
+    return joined, [sa.or_(hits.c.shared == sa.false(), SHARES_ROW)]
 
 
 def exact_conditions(words: Words) -> list[sa.ColumnElement[bool]]:

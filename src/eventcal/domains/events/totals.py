@@ -11,7 +11,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from eventcal.domains.events import search
+from eventcal.domains.events import left_out, search
 from eventcal.resources.listing import Active, Listing, ListQuery
 from eventcal.storage.db import Connection, Row, in_values
 from eventcal.storage.tables import UtcDateTime, event, event_day_count
@@ -120,10 +120,23 @@ class EventListing(Listing):
         names = {name for name, _ in active} - {"status", "statuses"}
         return names == WINDOW_ONLY
 
+    def counts_left_out(self, active: Active, order: SearchOrder) -> bool:
+        """A common search of the default listing whose index matches are exact: its total may
+        be counted from the events the listing leaves out (:mod:`.left_out`)."""
+        return (
+            not order.page_index
+            and order.exact
+            and self.counts_by_day(frozenset(item for item in active if item[0] != "words"))
+        )
+
     async def count(self, conn: Connection, query: ListQuery) -> int:
         if self.counts_by_day(query.key):
             return int(await conn.scalar(WINDOW_COUNT, window_count_params(query)))
         order = query.order
+        if isinstance(order, SearchOrder) and self.counts_left_out(query.key, order):
+            total = await left_out.count(conn, self, query.key, query.values)
+            if total is not None:
+                return total
         if isinstance(order, SearchOrder):
             statement = self.count_statement(query.key, search_index=True, exact=order.exact)
         else:
