@@ -197,6 +197,19 @@ organizer = sa.Table(
     ),
 )
 
+
+def _rare_values(column: str, default: str) -> sa.Index:
+    """``(column, start_at)`` of the rows whose value is not the default one (0017)."""
+    condition = sa.text(f"{column} <> '{default}'")
+    return sa.Index(
+        f"ix_event_{column}_start_at",
+        column,
+        "start_at",
+        sqlite_where=condition,
+        postgresql_where=condition,
+    )
+
+
 event = sa.Table(
     "event",
     metadata,
@@ -263,28 +276,19 @@ event = sa.Table(
     # Only the rows with a rare value (0017_occurrence_indexes): a series' occurrences land on
     # as many leaf pages of an index keyed by their start as they have days, so each index over
     # every event made a two-year daily series write ~730 more pages. The featured filter says
-    # ``featured = 1`` as a literal (conditions.py), so SQLite pages and counts from this one
-    # alone; unfeatured events and the default status and mode are most events, read through
-    # the listing indexes (which hold ``event_status``).
+    # ``featured = 1`` as a literal (conditions.py), so SQLite counts in this one alone (it
+    # holds ``featured`` too: SQLite's test of a covering index counts the WHERE's columns);
+    # unfeatured events and the default status and mode are most events, read through the
+    # listing indexes (which hold ``event_status``).
     sa.Index(
         "ix_event_featured",
         *("status", "hide_from_listings", "start_at", "id", "end_at", "featured"),
         sqlite_where=sa.text("featured = 1"),
         postgresql_where=sa.text("featured"),
     ),
-    sa.Index(
-        "ix_event_event_status_start_at",
-        "event_status",
-        "start_at",
-        sqlite_where=sa.text("event_status <> 'scheduled'"),
-        postgresql_where=sa.text("event_status <> 'scheduled'"),
-    ),
-    sa.Index(
-        "ix_event_attendance_mode_start_at",
-        "attendance_mode",
-        "start_at",
-        sqlite_where=sa.text("attendance_mode <> 'offline'"),
-        postgresql_where=sa.text("attendance_mode <> 'offline'"),
+    *(
+        _rare_values(c, d)
+        for c, d in (("event_status", "scheduled"), ("attendance_mode", "offline"))
     ),
     sa.Index(
         "uq_event_live_slug",

@@ -16,7 +16,6 @@ from eventcal.domains.events.series._bulk import (
     copy_links,
     copy_translations,
     delete_occurrences,
-    links_of,
 )
 from eventcal.domains.events.series._model import (
     TEMPLATE,
@@ -24,7 +23,7 @@ from eventcal.domains.events.series._model import (
     overrides,
     rule_of,
 )
-from eventcal.resources import changes
+from eventcal.resources import changes, relations
 from eventcal.storage.db import Connection, Row, as_local, as_utc, in_values
 from eventcal.storage.rowsets import Rows, rows_of
 from eventcal.storage.tables import event, post
@@ -237,9 +236,11 @@ async def insert_occurrences(
     await conn.execute(INSERT_OCCURRENCES, {"master_id": master_id, "occurrences": Rows(rows)})
     published = master["status"] == "publish"
     for relation in TABLE_RELATIONS:
-        targets = (await links_of(conn, relation, [master_id])).get(master_id, [])
+        # The master's own targets of this relation: categories and tags share a link table,
+        # so links_of would give both twice (inserting them twice).
+        targets = await relations.linked_ids(call, relation, master_id)
         if targets:
-            await copy_links(call, relation, targets, ids, counted=published)
+            await copy_links(call, relation, targets, ids, counted=published, new=True)
     await copy_translations(conn, master_id, ids)
     changes.record_all(conn, "event", [(i, 1) for i in ids], "create")
     return ids
