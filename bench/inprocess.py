@@ -163,7 +163,10 @@ async def _run(args: argparse.Namespace) -> None:
                 else "none"
             )
             responses = app.state.runtime.cache
-            answered = f"{responses.hits:,} hits, {responses.misses:,} misses"
+            answered = (
+                f"{responses.hits:,} hits, {responses.misses:,} misses, "
+                f"{responses.size / 2**20:.1f} MB"
+            )
             print(
                 f"| {name} | {len(urls)} | {median:,.0f} | {failures} | {kept} | {answered} |",
                 flush=True,

@@ -81,8 +81,9 @@ class Endpoint:
     writes: bool = False
     cacheable: bool | None = None
     """Its GET responses depend only on the request, the data and the site's date, so they may
-    be served from the response cache while the data version is unchanged (default: GET
-    endpoints; a reply can still opt out with ``Reply.cacheable``)."""
+    be served from the response cache while the data version is unchanged, or longer with
+    ``reports_reads`` (default: GET endpoints; a reply can still opt out with
+    ``Reply.cacheable``)."""
     reports_reads: bool = False
     """Its handler names everything its response is built from (``Call.reads``), so an
     anonymous response stays cached until something it read changes, not only while the data
