@@ -33,8 +33,8 @@ from eventcal.http.errors import database_error, error_body, internal_error_body
 from eventcal.http.headers import (
     NO_CACHE_HEADERS,
     PUBLIC_CACHE_CONTROL,
+    base_url,
     finish_headers,
-    valid_host,
 )
 from eventcal.http.headers import request_id as new_request_id
 from eventcal.http.negotiation import Negotiated
@@ -185,7 +185,7 @@ class Runtime:
 
     def urls_for(self, request: Request, segment: str = "") -> Urls:
         """URLs from the public URL (or the request's), with the request's language segment."""
-        base = self.public_url or _base_url(request.scope)
+        base = self.public_url or base_url(request.scope)
         urls = self._urls.get((base, segment))
         if urls is None:
             if len(self._urls) > 64:
@@ -392,25 +392,3 @@ def _cache_key(request: Request, matched: Matched, language: str, site: Site) ->
 def _add_headers(error: ApiError, headers: dict[str, str]) -> ApiError:
     error.headers = {**headers, **error.headers}
     return error
-
-
-def _base_url(scope: Scope) -> str:
-    """``scheme://host[:port]`` of the request (its ``Host`` header, else the server address).
-
-    The header is the client's to write and ends up in every link of the answer, so it must
-    be a plain ``host[:port]`` (400 otherwise); ``EVENTCAL_PUBLIC_URL`` avoids reading it."""
-    host = ""
-    for name, value in scope.get("headers", ()):
-        if name == b"host":
-            host = value.decode("latin-1")
-            if host and not valid_host(host):
-                raise ApiError(
-                    "rest_invalid_host",
-                    "The Host header is not a valid host name (host or host:port).",
-                    400,
-                )
-            break
-    if not host:
-        server = scope.get("server")
-        host = f"{server[0]}:{server[1]}" if server else "localhost"
-    return f"{scope.get('scheme', 'http')}://{host}{scope.get('root_path', '')}".rstrip("/")
