@@ -15,7 +15,7 @@ from sqlalchemy.sql.expression import ClauseElement
 
 from eventcal.collections import REGISTRY
 from eventcal.context import Call, Site, Urls
-from eventcal.domains.events import left_out, links, search
+from eventcal.domains.events import left_out, links, search, sides
 from eventcal.domains.events.listing import LISTING
 from eventcal.domains.events.totals import WINDOW_COUNT, SearchOrder, window_count_params
 from eventcal.http.args import Params
@@ -181,9 +181,10 @@ FILTERS = {
 
 @pytest.mark.parametrize("name", list(FILTERS))
 def test_filtered_totals_and_pages_read_no_event_row(raw: sqlite3.Connection, name: str) -> None:
-    """A total filtered by venue, venue location or event status is counted in the listing
-    indexes alone (they hold ``venue_id`` and ``event_status``), and its page's ids too: the
-    events of the window are never read one by one (issue 18), nor the venue once per event."""
+    """A total filtered by venue, venue location or event status is counted in an index alone
+    (the venue and event status ones in their own, led by the value: 0018_million; the venue
+    location in ``ix_event_listing_end``), and its page's ids in the listing index: the events
+    of the window are never read one by one (issue 18), nor the venue once per event."""
     query = FILTERS[name]
     count = plan_tree(raw, LISTING.count_statement(query.key), query.values)
     page = plan_tree(
@@ -191,7 +192,9 @@ def test_filtered_totals_and_pages_read_no_event_row(raw: sqlite3.Connection, na
     )
     (page_id,) = [i for i, _, detail in page if detail == "MATERIALIZE page"]
     page_steps = [(i, p, d) for i, p, d in page if p == page_id]
-    for steps, index in ((count, "ix_event_listing_end "), (page_steps, "ix_event_listing ")):
+    own = {"venue": "ix_event_venue_listing ", "event status": "ix_event_status_listing "}
+    counted_in = own.get(name, "ix_event_listing_end ")
+    for steps, index in ((count, counted_in), (page_steps, "ix_event_listing ")):
         reads = [d for _, _, d in steps if d.startswith("SEARCH event ")]
         assert len(reads) == 1, steps
         assert reads[0].startswith(f"SEARCH event USING COVERING INDEX {index}"), steps
@@ -336,7 +339,7 @@ def test_a_total_from_the_left_out_events_reads_indexes_only(raw: sqlite3.Connec
         left_out._left_out_bound(words.protected, words.count),
         left_out._correction(LISTING, query.key, words.protected, words.count),
     )
-    harmless = ("SCAN seen", "SCAN left_out", "SCAN left_out_matches", "SCAN CONSTANT ROW")
+    harmless = ("SCAN seen_status", "SCAN left_out", "SCAN left_out_matches", "SCAN CONSTANT ROW")
     for stmt in statements:
         steps = plan(raw, stmt, query.values)
         scans = [
@@ -352,3 +355,17 @@ def test_a_total_from_the_left_out_events_reads_indexes_only(raw: sqlite3.Connec
         # The matches are read once, not asked of FTS5 once per left-out id (rowid=?).
         assert not any("event_search VIRTUAL TABLE INDEX 0:=" in s for s in steps), steps
     assert any("ix_event_series_id_start_at (series_id=?" in s for s in steps), steps
+
+
+def test_a_featured_total_counts_in_its_own_index(raw: sqlite3.Connection) -> None:
+    """``featured`` is counted in ``ix_event_featured_listing`` (the flag, then the listing's
+    conditions), bounded or not (``sides``), never by reading the window's rows."""
+    query = filtered("featured", featured=True)
+    bounded = sides._bounded(LISTING, query.key)
+    for stmt in (LISTING.count_statement(query.key), bounded):
+        steps = plan(raw, stmt, {**query.values, "cap": 10})
+        reads = [s for s in steps if s.startswith(("SEARCH event ", "SCAN event"))]
+        assert reads == [
+            "SEARCH event USING COVERING INDEX ix_event_featured_listing (featured=? AND "
+            "status=? AND hide_from_listings=? AND start_at>?)"
+        ], steps

@@ -1,0 +1,107 @@
+"""Totals of the filters on a column of the event, each counted in its own index, from the
+smaller side where it can (issue 18).
+
+The venue, featured and schema.org status filters have an index led by their column and then
+the listing's conditions (``status, hide_from_listings, start_at, end_at``: migration
+0019_filter_indexes), so a total counts the window's events of the values asked in that index
+alone. A value most events have (``event_status=scheduled``: all of them in the seeds; ``featured=0``)
+still walks most of the window's entries; the events of the *other* values are then few, and
+the total of the default listing narrowed by one such filter is the window's (from the per-day
+summary) minus theirs. Which side is smaller is not known in advance (SQLite keeps no
+statistics): each is counted in turn up to a bound that grows (:func:`count`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from functools import lru_cache
+from typing import Any
+
+import sqlalchemy as sa
+
+from eventcal.domains.events import search
+from eventcal.resources.listing import Active, Listing, ListQuery
+from eventcal.storage.db import Connection
+from eventcal.storage.queries import other_values
+from eventcal.storage.tables import event
+
+FILTER_INDEXES = {
+    "venue": "ix_event_venue_listing",
+    "featured": "ix_event_featured_listing",
+    "event_status": "ix_event_status_listing",
+}
+"""Filters on a column whose total is counted in their own index (SQLite, which plans without
+statistics, would walk ``ix_event_listing_end`` instead: a venue's total at 1,000,000 events
+11.5 ms by id, 180 ms before that; 0.5 ms in its index)."""
+
+FEW = 10_000
+"""The first bound of :func:`count` (~1 ms of index)."""
+
+_OTHER_EVENT_STATUSES = other_values(event.c.event_status, "event_statuses")
+
+
+async def _other_featured(_: Connection, values: dict[str, Any]) -> dict[str, Any]:
+    return {"featured": not values["featured"]}
+
+
+async def _other_event_statuses(conn: Connection, values: dict[str, Any]) -> dict[str, Any]:
+    """The schema.org statuses events have, other than those asked (not the five the API
+    accepts: a value written otherwise would make the difference wrong)."""
+    rows = await conn.all(_OTHER_EVENT_STATUSES, values)
+    return {"event_statuses": [row["value"] for row in rows]}
+
+
+OTHERS: dict[str, Callable[[Connection, dict[str, Any]], Awaitable[dict[str, Any]]]] = {
+    "featured": _other_featured,
+    "event_status": _other_event_statuses,
+}
+"""The filters counted from the other side, and the values of that side."""
+
+
+def source(active: Active) -> sa.FromClause | None:
+    """``event INDEXED BY`` the index of one of the listing's column filters, if it has one."""
+    names = {name for name, _ in active}
+    own = [index for name, index in FILTER_INDEXES.items() if name in names]
+    return search.InIndex(own[0]) if own else None
+
+
+@lru_cache(maxsize=64)
+def _bounded(listing: Listing, active: Active) -> sa.Select[Any]:
+    """The listing's events counted in the filter's index up to ``cap``."""
+    own = source(active)
+    assert own is not None
+    ids = (
+        sa.select(event.c.id)
+        .select_from(own)
+        .where(*listing.where(active))
+        .limit(sa.bindparam("cap", type_=sa.Integer))
+    )
+    return sa.select(sa.func.count()).select_from(ids.subquery("counted"))
+
+
+async def count(
+    conn: Connection,
+    listing: Listing,
+    query: ListQuery,
+    name: str,
+    window: Callable[[], Awaitable[int]],
+) -> int | None:
+    """The total of the window narrowed by the filter ``name`` (of :data:`OTHERS`): each side
+    counted in turn up to a bound that grows eightfold, until one side is complete (so the
+    cost follows the smaller side); None when both pass half the window (the caller counts the
+    values asked in full). ``window``: the total of the window alone."""
+    bounded = _bounded(listing, query.key)
+    other: dict[str, Any] | None = None
+    total = cap = 0
+    while cap <= total // 2:
+        cap = cap * 8 or FEW
+        asked = int(await conn.scalar(bounded, {**query.values, "cap": cap}))
+        if asked < cap:
+            return asked
+        if other is None:
+            total = await window()
+            other = {**query.values, **await OTHERS[name](conn, query.values)}
+        others = int(await conn.scalar(bounded, {**other, "cap": cap}))
+        if others < cap:
+            return total - others
+    return None

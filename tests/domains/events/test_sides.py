@@ -1,0 +1,87 @@
+"""Totals filtered by venue, featured flag or schema.org status are counted in the filter's own
+index, from the smaller side for the last two (``domains/events/sides.py``): exact for either
+side, whatever else leaves events out (drafts, hidden, outside the window), and for values the
+API does not write."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import pytest
+
+from eventcal.domains.events import sides
+from tests import factories
+from tests.conftest import NS, Api
+
+QUERIES = (
+    "featured=1",
+    "featured=0",
+    "event_status=scheduled",
+    "event_status=cancelled",
+    "event_status=cancelled,postponed",
+    "venue={venue}",
+    "venue={venue}&featured=1",
+)
+
+
+def make(api: Api, start: str, **fields: Any) -> int:
+    title = f"Event {start}"
+    return api.run(partial(factories.make_event, api.database, title, start=start, **fields))
+
+
+def seed(api: Api) -> int:
+    """Events at the recorded time's default window (2026-11-21 … 2028-11-22)."""
+    venue = api.run(partial(factories.make_venue, api.database, "Hall"))
+    for i in range(12):
+        make(
+            api,
+            f"2026-12-{i + 1:02d} 20:00:00",
+            featured=i % 3 == 0,
+            event_status="cancelled" if i % 4 == 1 else "scheduled",
+            venue_id=venue if i % 2 else None,
+        )
+    make(api, "2026-12-20 20:00:00", event_status="postponed", featured=True)
+    make(api, "2026-12-21 20:00:00", event_status="moved-online", venue_id=venue)
+    make(api, "2026-12-22 20:00:00", event_status="cancelled", status="draft", venue_id=venue)
+    make(api, "2026-12-22 21:00:00", featured=True, hide_from_listings=True, venue_id=venue)
+    make(api, "2026-11-01 20:00:00", featured=True, event_status="cancelled", venue_id=venue)
+    make(api, "2029-01-01 20:00:00", event_status="postponed", venue_id=venue)
+    make(api, "2026-12-23 20:00:00", event_status="unknown")  # not one the API writes
+    return venue
+
+
+def totals(api: Api, venue: int) -> dict[tuple[str | None, str], int]:
+    found = {}
+    for as_, status in ((None, ""), ("administrator", "&status=publish,draft")):
+        for query in QUERIES:
+            url = f"{NS}/events?per_page=50&{query.format(venue=venue)}{status}"
+            response = api.get(url, as_=as_)
+            assert response.status_code == 200, response.text
+            total = int(response.headers["x-tec-total"])
+            assert total == len(response.json()["events"]), (query, status)
+            found[(as_, query + status)] = total
+    return found
+
+
+def test_either_side_gives_the_exact_total(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    venue = seed(api)
+    direct = totals(api, venue)  # each side is smaller than sides.FEW: the values asked
+    assert direct[(None, "featured=1")] == 5
+    assert direct[(None, "event_status=scheduled")] == 9
+    assert direct[(None, "event_status=cancelled,postponed")] == 4
+    assert direct[("administrator", "venue={venue}&status=publish,draft")] == 8
+    monkeypatch.setattr(sides, "FEW", 1)  # every side is large: counted in turn
+    complements: list[str] = []
+    original = sides.OTHERS.copy()
+
+    def spy(name: str) -> Any:
+        async def other(conn: Any, values: dict[str, Any]) -> dict[str, Any]:
+            complements.append(name)
+            return await original[name](conn, values)
+
+        return other
+
+    monkeypatch.setattr(sides, "OTHERS", {name: spy(name) for name in original})
+    assert totals(api, venue) == direct
+    assert set(complements) == {"featured", "event_status"}
