@@ -118,7 +118,10 @@ async def count(
     matches = int(await conn.scalar(_MATCHES, params))
     cap = int(matches / RATIO)
     bound = _left_out_bound(words.protected, words.count)
-    if int(await conn.scalar(bound, {**params, "cap": cap})) >= cap:
+    left = int(await conn.scalar(bound, {**params, "cap": cap}))
+    if left >= cap:
         return None
+    if left == 0:
+        return matches  # nothing left out (so no series master either)
     correction = _correction(listing, active, words.protected, words.count)
     return matches + int(await conn.scalar(correction, params))

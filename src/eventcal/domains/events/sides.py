@@ -4,8 +4,9 @@ smaller side where it can (issue 18).
 The venue, featured and schema.org status filters have an index led by their column and then
 the listing's conditions (``status, hide_from_listings, start_at, end_at``: migration
 0019_filter_indexes), so a total counts the window's events of the values asked in that index
-alone. A value most events have (``event_status=scheduled``: all of them in the seeds; ``featured=0``)
-still walks most of the window's entries; the events of the *other* values are then few, and
+alone. A value most events have (``event_status=scheduled``: all of them in the seeds;
+``featured=0``) still walks most of the window's entries; the events of the *other* values are
+then few, and
 the total of the default listing narrowed by one such filter is the window's (from the per-day
 summary) minus theirs. Which side is smaller is not known in advance (SQLite keeps no
 statistics): each is counted in turn up to a bound that grows (:func:`count`).
