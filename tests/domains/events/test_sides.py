@@ -22,6 +22,8 @@ QUERIES = (
     "event_status=cancelled,postponed",
     "venue={venue}",
     "venue={venue}&featured=1",
+    "geoloc=1",
+    "geoloc=0",
 )
 
 
@@ -32,16 +34,20 @@ def make(api: Api, start: str, **fields: Any) -> int:
 
 def seed(api: Api) -> int:
     """Events at the recorded time's default window (2026-11-21 … 2028-11-22)."""
-    venue = api.run(partial(factories.make_venue, api.database, "Hall"))
+    venue = api.run(partial(factories.make_venue, api.database, "Hall"))  # not located
+    located = api.run(
+        partial(factories.make_venue, api.database, "Park", latitude=52.5, longitude=13.4)
+    )
+    half = api.run(partial(factories.make_venue, api.database, "Pier", latitude=52.5))
     for i in range(12):
         make(
             api,
             f"2026-12-{i + 1:02d} 20:00:00",
             featured=i % 3 == 0,
             event_status="cancelled" if i % 4 == 1 else "scheduled",
-            venue_id=venue if i % 2 else None,
+            venue_id=(venue, located, half)[i % 3] if i % 2 else None,
         )
-    make(api, "2026-12-20 20:00:00", event_status="postponed", featured=True)
+    make(api, "2026-12-20 20:00:00", event_status="postponed", featured=True, venue_id=located)
     make(api, "2026-12-21 20:00:00", event_status="moved-online", venue_id=venue)
     make(api, "2026-12-22 20:00:00", event_status="cancelled", status="draft", venue_id=venue)
     make(api, "2026-12-22 21:00:00", featured=True, hide_from_listings=True, venue_id=venue)
@@ -70,18 +76,20 @@ def test_either_side_gives_the_exact_total(api: Api, monkeypatch: pytest.MonkeyP
     assert direct[(None, "featured=1")] == 5
     assert direct[(None, "event_status=scheduled")] == 9
     assert direct[(None, "event_status=cancelled,postponed")] == 4
-    assert direct[("administrator", "venue={venue}&status=publish,draft")] == 8
+    assert direct[("administrator", "venue={venue}&status=publish,draft")] == 4
+    assert direct[(None, "geoloc=1")] == 3  # the pier has no longitude
+    assert direct[(None, "geoloc=0")] == 12
     monkeypatch.setattr(sides, "FEW", 1)  # every side is large: counted in turn
     complements: list[str] = []
     original = sides.OTHERS.copy()
 
     def spy(name: str) -> Any:
-        async def other(conn: Any, values: dict[str, Any]) -> dict[str, Any]:
+        async def other(conn: Any, shape: Any, values: dict[str, Any]) -> Any:
             complements.append(name)
-            return await original[name](conn, values)
+            return await original[name](conn, shape, values)
 
         return other
 
     monkeypatch.setattr(sides, "OTHERS", {name: spy(name) for name in original})
     assert totals(api, venue) == direct
-    assert set(complements) == {"featured", "event_status"}
+    assert set(complements) == {"featured", "event_status", "geoloc"}

@@ -14,9 +14,9 @@ statistics): each is counted in turn up to a bound that grows (:func:`count`).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import sqlalchemy as sa
 
@@ -28,6 +28,7 @@ from eventcal.storage.tables import event
 
 FILTER_INDEXES = {
     "venue": "ix_event_venue_listing",
+    "geoloc": "ix_event_venue_listing",
     "featured": "ix_event_featured_listing",
     "event_status": "ix_event_status_listing",
 }
@@ -41,22 +42,36 @@ FEW = 10_000
 _OTHER_EVENT_STATUSES = other_values(event.c.event_status, "event_statuses")
 
 
-async def _other_featured(_: Connection, values: dict[str, Any]) -> dict[str, Any]:
-    return {"featured": not values["featured"]}
+Side = tuple[Hashable, dict[str, Any]]
+"""A filter's shape and values (``ListQuery.on``)."""
 
 
-async def _other_event_statuses(conn: Connection, values: dict[str, Any]) -> dict[str, Any]:
+async def _other_featured(_: Connection, shape: Hashable, values: dict[str, Any]) -> Side | None:
+    return shape, {"featured": not values["featured"]}
+
+
+async def _other_event_statuses(
+    conn: Connection, shape: Hashable, values: dict[str, Any]
+) -> Side | None:
     """The schema.org statuses events have, other than those asked (not the five the API
     accepts: a value written otherwise would make the difference wrong)."""
     rows = await conn.all(_OTHER_EVENT_STATUSES, values)
-    return {"event_statuses": [row["value"] for row in rows]}
+    return shape, {"event_statuses": [row["value"] for row in rows]}
 
 
-OTHERS: dict[str, Callable[[Connection, dict[str, Any]], Awaitable[dict[str, Any]]]] = {
+async def _other_geolocation(_: Connection, shape: Hashable, __: dict[str, Any]) -> Side | None:
+    """``geoloc=1`` and ``geoloc=0`` split the events; a geofence (``geoloc_lat``) has no
+    other side that a condition says."""
+    wanted, near = cast(tuple[bool | None, bool], shape)
+    return None if near else ((not wanted, False), {})
+
+
+OTHERS: dict[str, Callable[[Connection, Hashable, dict[str, Any]], Awaitable[Side | None]]] = {
     "featured": _other_featured,
     "event_status": _other_event_statuses,
+    "geoloc": _other_geolocation,
 }
-"""The filters counted from the other side, and the values of that side."""
+"""The filters counted from the other side, and that side (None: there is none)."""
 
 
 def source(active: Active) -> sa.FromClause | None:
@@ -92,17 +107,20 @@ async def count(
     cost follows the smaller side); None when both pass half the window (the caller counts the
     values asked in full). ``window``: the total of the window alone."""
     bounded = _bounded(listing, query.key)
-    other: dict[str, Any] | None = None
+    side = await OTHERS[name](conn, query.active[name], query.values)
+    if side is None:
+        return None
+    shape, values = side
+    other_key = frozenset({*(i for i in query.key if i[0] != name), (name, shape)})
+    other, other_values = _bounded(listing, other_key), {**query.values, **values}
     total = cap = 0
     while cap <= total // 2:
         cap = cap * 8 or FEW
         asked = int(await conn.scalar(bounded, {**query.values, "cap": cap}))
         if asked < cap:
             return asked
-        if other is None:
-            total = await window()
-            other = {**query.values, **await OTHERS[name](conn, query.values)}
-        others = int(await conn.scalar(bounded, {**other, "cap": cap}))
+        total = total or await window()
+        others = int(await conn.scalar(other, {**other_values, "cap": cap}))
         if others < cap:
             return total - others
     return None
