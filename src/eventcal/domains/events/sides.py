@@ -107,20 +107,21 @@ async def count(
     cost follows the smaller side); None when both pass half the window (the caller counts the
     values asked in full). ``window``: the total of the window alone."""
     bounded = _bounded(listing, query.key)
-    side = await OTHERS[name](conn, query.active[name], query.values)
-    if side is None:
-        return None
-    shape, values = side
-    other_key = frozenset({*(i for i in query.key if i[0] != name), (name, shape)})
-    other, other_values = _bounded(listing, other_key), {**query.values, **values}
+    other: tuple[sa.Select[Any], dict[str, Any]] | None = None
     total = cap = 0
     while cap <= total // 2:
         cap = cap * 8 or FEW
         asked = int(await conn.scalar(bounded, {**query.values, "cap": cap}))
         if asked < cap:
             return asked
-        total = total or await window()
-        others = int(await conn.scalar(other, {**other_values, "cap": cap}))
+        if other is None:
+            side = await OTHERS[name](conn, query.active[name], query.values)
+            if side is None:
+                return None
+            shape, values = side
+            key = frozenset({*(i for i in query.key if i[0] != name), (name, shape)})
+            other, total = (_bounded(listing, key), {**query.values, **values}), await window()
+        others = int(await conn.scalar(other[0], {**other[1], "cap": cap}))
         if others < cap:
             return total - others
     return None
