@@ -128,8 +128,11 @@ async def _run(args: argparse.Namespace) -> None:
         pool = await _pool(app)
         if hasattr(app.state.runtime, "items"):
             app.state.runtime.items.clear()  # filled by the pages read above
-        print(f"| scenario | requests | CPU µs/request (median of {args.rounds}) | non-200 |")
-        print("|---|--:|--:|--:|")
+        print(
+            f"| scenario | requests | CPU µs/request (median of {args.rounds}) | non-200 "
+            "| item cache | response cache |"
+        )
+        print("|---|--:|--:|--:|---|---|")
         items = getattr(app.state.runtime, "items", None)
         for name, make in SCENARIOS.items():
             if args.only and not any(o == name for o in args.only.split(",")):
@@ -159,7 +162,15 @@ async def _run(args: argparse.Namespace) -> None:
                 if items is not None
                 else "none"
             )
-            print(f"| {name} | {len(urls)} | {median:,.0f} | {failures} | {kept} |", flush=True)
+            responses = app.state.runtime.cache
+            answered = (
+                f"{responses.hits:,} hits, {responses.misses:,} misses, "
+                f"{responses.size / 2**20:.1f} MB"
+            )
+            print(
+                f"| {name} | {len(urls)} | {median:,.0f} | {failures} | {kept} | {answered} |",
+                flush=True,
+            )
 
 
 AUTH = [

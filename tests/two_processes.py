@@ -1,7 +1,8 @@
 """Two apps on one database, standing for two server processes, with their response caches
 off (every read is built, from what each process keeps): the fixtures of the freshness tests of
-the item cache (``tests/http/test_item_cache.py``) and of the pages (``tests/web``). Loaded by
-``tests/conftest.py`` as a plugin."""
+the item cache (``tests/http/test_item_cache.py``) and of the pages (``tests/web``); and a
+reading process with its response cache on (``tests/http/test_response_freshness.py``). Loaded
+by ``tests/conftest.py`` as a plugin."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from starlette.testclient import TestClient
 
 from eventcal.app import create_app
 from eventcal.config import Settings
+from eventcal.http.conditional import ResponseCache
 from eventcal.storage.itemcache import ItemCache
 from tests.conftest import NS, Api, Clock
 
@@ -41,6 +43,19 @@ def reader(writer: Api, uncached: Settings, clock: Clock) -> Iterator[TestClient
     del writer  # started first: it empties the database
     with TestClient(create_app(uncached, clock=clock), base_url="http://127.0.0.1") as client:
         yield client
+
+
+@pytest.fixture
+def cached_reader(writer: Api, settings: Settings, clock: Clock) -> Iterator[TestClient]:
+    """Another process on the same database, with its response cache on (as deployed)."""
+    del writer  # started first: it empties the database
+    with TestClient(create_app(settings, clock=clock), base_url="http://127.0.0.1") as client:
+        yield client
+
+
+def responses(client: TestClient) -> ResponseCache:
+    cache: ResponseCache = client.app.state.runtime.cache  # type: ignore[attr-defined]
+    return cache
 
 
 def items(client: TestClient) -> ItemCache:

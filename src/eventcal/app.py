@@ -94,13 +94,14 @@ def create_app(
         )
         return user.actor()
 
+    items = ItemCache(settings.item_cache_mb * 1024 * 1024)
     runtime = Runtime(
         database=db,
         site=site_from(settings),
         public_url=settings.public_url,
         clock=now,
-        cache=ResponseCache(settings.response_cache_mb * 1024 * 1024),
-        items=ItemCache(settings.item_cache_mb * 1024 * 1024),
+        cache=ResponseCache(settings.response_cache_mb * 1024 * 1024, items),
+        items=items,
         log_in=log_in,
         trusted_proxies=policy.trusted_proxies,
         registry=REGISTRY,

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from eventcal.permissions import Actor
 from eventcal.storage.db import Connection
-from eventcal.storage.itemcache import ItemCache
+from eventcal.storage.itemcache import ItemCache, Reads
 from eventcal.timezones import resolve_timezone
 
 if TYPE_CHECKING:
@@ -119,6 +119,9 @@ class Call:
     """The process's built items, synced with the change log for this request (reads only)."""
     items_epoch: int = 0
     """The item cache's epoch after this request's sync (see ``ItemCache.put``)."""
+    reads: Reads | None = None
+    """What the response is built from, when its endpoint reports it (the steps that read
+    note it here; see ``http/conditional.py``)."""
 
     @property
     def translating(self) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import time
 import traceback
 from contextvars import ContextVar
 from datetime import UTC, datetime
@@ -31,6 +32,26 @@ def _record_with_request_id(*args: Any, **kwargs: Any) -> logging.LogRecord:
 logging.setLogRecordFactory(_record_with_request_id)
 
 
+_second: tuple[int, str] = (-1, "")
+"""The last whole second formatted, and its text (lines of the same second share it)."""
+
+
+def timestamp(at: float | None = None) -> str:
+    """``2026-11-24T21:21:23.123+00:00``: UTC to the millisecond (as ``isoformat`` writes it),
+    of ``at`` (seconds since the epoch) or now."""
+    global _second  # noqa: PLW0603 (a memo of the text of the current second)
+    if at is None:
+        at = time.time()
+    second = int(at)
+    micro = round((at - second) * 1e6)  # to the microsecond first, as ``datetime`` does
+    if micro == 1_000_000:
+        second, micro = second + 1, 0
+    if _second[0] != second:
+        text = datetime.fromtimestamp(second, UTC).isoformat(timespec="seconds")[:-6]
+        _second = (second, text)
+    return f"{_second[1]}.{micro // 1000:03d}+00:00"
+
+
 class JsonFormatter(logging.Formatter):
     """``{"ts", "level", "logger", "message", "request_id", ...extra fields, "exception"}``."""
 
@@ -39,7 +60,7 @@ class JsonFormatter(logging.Formatter):
         if line is not None:
             return str(line)
         data: dict[str, Any] = {
-            "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "ts": timestamp(record.created),
             "level": record.levelname,
             "logger": record.name,
             "message": record.getMessage(),
@@ -59,7 +80,7 @@ def access_line(fields: dict[str, Any]) -> str:
     """The access log's line, built directly (it is written once per request)."""
     return orjson.dumps(
         {
-            "ts": datetime.now(UTC).isoformat(timespec="milliseconds"),
+            "ts": timestamp(),
             "level": "INFO",
             "logger": ACCESS,
             "message": "request",
@@ -72,7 +93,7 @@ def access_line(fields: dict[str, Any]) -> str:
 def line(level: str, message: str, **fields: Any) -> str:
     """One log line built outside logging (``eventcal serve`` before the server starts)."""
     data = {
-        "ts": datetime.now(UTC).isoformat(timespec="milliseconds"),
+        "ts": timestamp(),
         "level": level,
         "logger": "eventcal",
         "message": message,
@@ -103,3 +124,5 @@ def configure(level: str, *, access_log: bool = True) -> None:
     root.handlers[:] = [handler]
     root.setLevel(level)
     logging.getLogger(ACCESS).setLevel(logging.INFO if access_log else logging.WARNING)
+    # No line shows a thread or process, so records need not look them up (one per request).
+    logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False

@@ -44,6 +44,7 @@ def test_head_answers_the_headers_of_get_without_a_body(case: Case) -> None:
         head = case.api.request("HEAD", path, params=case.declared.list_query)
         assert head.status_code == get.status_code == 200
         assert head.content == b""
+        assert head.headers["content-length"] == str(len(get.content))
         same = {k: v for k, v in get.headers.items() if k.lower() not in UNSTABLE}
         assert {k: v for k, v in head.headers.items() if k.lower() not in UNSTABLE} == same
 

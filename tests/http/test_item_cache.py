@@ -59,6 +59,26 @@ def test_a_cached_item_is_reused_and_costs_no_presenting_queries(
     assert items(writer.client).hits >= 1
 
 
+def test_a_cached_item_is_sent_as_built(writer: Api, linked: dict[str, int]) -> None:
+    """Items from the cache go into the body as their JSON (not decoded and encoded again):
+    the same bytes and entity tag as when built; ``_fields`` and ``_envelope`` still apply."""
+    event = linked["event"]
+    built = [writer.get(f"{NS}/events/{event}"), writer.get(f"{NS}/events")]
+    hits = items(writer.client).hits
+    cached = [writer.get(f"{NS}/events/{event}"), writer.get(f"{NS}/events")]
+    assert items(writer.client).hits == hits + 2
+    for first, again in zip(built, cached, strict=True):
+        assert again.content == first.content
+        assert again.headers["ETag"] == first.headers["ETag"]
+    picked = writer.get(f"{NS}/events/{event}?_fields=id,venue.venue")
+    assert picked.json() == {"id": event, "venue": {"venue": "Hall"}}
+    listed = writer.get(f"{NS}/events?_fields=events").json()
+    assert listed == {"events": built[1].json()["events"]}
+    wrapped = writer.get(f"{NS}/events/{event}?_envelope").json()
+    assert wrapped["body"] == built[0].json()
+    assert items(writer.client).hits == hits + 5
+
+
 @pytest.mark.parametrize("process", ["same", "other"])
 def test_an_update_is_shown_at_once(
     writer: Api, reader: TestClient, linked: dict[str, int], process: str

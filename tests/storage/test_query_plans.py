@@ -15,7 +15,7 @@ from sqlalchemy.sql.expression import ClauseElement
 
 from eventcal.collections import REGISTRY
 from eventcal.context import Call, Site, Urls
-from eventcal.domains.events import left_out, links, search, sides
+from eventcal.domains.events import left_out, links, search
 from eventcal.domains.events.listing import LISTING
 from eventcal.domains.events.totals import WINDOW_COUNT, SearchOrder, window_count_params
 from eventcal.http.args import Params
@@ -182,9 +182,9 @@ FILTERS = {
 @pytest.mark.parametrize("name", list(FILTERS))
 def test_filtered_totals_and_pages_read_no_event_row(raw: sqlite3.Connection, name: str) -> None:
     """A total filtered by venue, venue location or event status is counted in an index alone
-    (``ix_event_venue_listing`` or ``ix_event_status_listing``, led by the value:
-    0019_filter_indexes), and its page's ids in the listing index: the events of the window
-    are never read one by one (issue 18), nor the venue once per event."""
+    (``ix_event_venue_listing``, led by the venue: 0019_filter_indexes; the event status in
+    ``ix_event_listing_end``), and its page's ids in the listing index: the events of the
+    window are never read one by one (issue 18), nor the venue once per event."""
     query = FILTERS[name]
     count = plan_tree(raw, LISTING.count_statement(query.key), query.values)
     page = plan_tree(
@@ -192,7 +192,7 @@ def test_filtered_totals_and_pages_read_no_event_row(raw: sqlite3.Connection, na
     )
     (page_id,) = [i for i, _, detail in page if detail == "MATERIALIZE page"]
     page_steps = [(i, p, d) for i, p, d in page if p == page_id]
-    counted_in = "ix_event_status_listing " if name == "event status" else "ix_event_venue_listing "
+    counted_in = "ix_event_listing_end " if name == "event status" else "ix_event_venue_listing "
     for steps, index in ((count, counted_in), (page_steps, "ix_event_listing ")):
         reads = [d for _, _, d in steps if d.startswith("SEARCH event ")]
         # One range of the index; two for ``geoloc=0`` (no venue, or an unlocated one).
@@ -234,6 +234,24 @@ def test_linked_filters_count_by_id_and_page_in_listing_order(
         steps
     )
     assert not any("TEMP B-TREE" in d for d in steps), steps
+
+
+def test_featured_counts_in_the_index_of_featured_events(raw: sqlite3.Connection) -> None:
+    """``featured=1`` counts in ``ix_event_featured`` alone, which holds only featured events
+    (so series that are not featured add nothing to it): the filter's literal ``featured = 1``
+    is what lets SQLite use a partial index. ``featured=0`` reads the listing index."""
+    for wanted in (True, False):
+        query = prepared({"featured": str(int(wanted))}, {"featured": wanted})
+        assert query.active["featured"] is wanted
+        full = window()
+        full.on("featured", wanted)
+        count = plan(raw, LISTING.count_statement(full.key), full.values)
+        reads = [d for d in count if d.startswith(("SEARCH event ", "SCAN event"))]
+        index = "ix_event_featured " if wanted else "ix_event_listing_end "
+        assert len(reads) == 1, count
+        assert reads[0].startswith("SEARCH event USING "), count
+        assert index in reads[0], count
+        assert ("COVERING" in reads[0]) is wanted, count
 
 
 def test_include_reads_its_ids_by_primary_key(raw: sqlite3.Connection) -> None:
@@ -355,17 +373,3 @@ def test_a_total_from_the_left_out_events_reads_indexes_only(raw: sqlite3.Connec
         # The matches are read once, not asked of FTS5 once per left-out id (rowid=?).
         assert not any("event_search VIRTUAL TABLE INDEX 0:=" in s for s in steps), steps
     assert any("ix_event_series_id_start_at (series_id=?" in s for s in steps), steps
-
-
-def test_a_featured_total_counts_in_its_own_index(raw: sqlite3.Connection) -> None:
-    """``featured`` is counted in ``ix_event_featured_listing`` (the flag, then the listing's
-    conditions), bounded or not (``sides``), never by reading the window's rows."""
-    query = filtered("featured", featured=True)
-    bounded = sides._bounded(LISTING, query.key)
-    for stmt in (LISTING.count_statement(query.key), bounded):
-        steps = plan(raw, stmt, {**query.values, "cap": 10})
-        reads = [s for s in steps if s.startswith(("SEARCH event ", "SCAN event"))]
-        assert reads == [
-            "SEARCH event USING COVERING INDEX ix_event_featured_listing (featured=? AND "
-            "status=? AND hide_from_listings=? AND start_at>?)"
-        ], steps

@@ -25,6 +25,10 @@ def test_pages_have_an_etag_answer_304_and_change_with_the_data(api: Api, site: 
     cached = api.get("/calendar/", headers={"If-None-Match": etag})
     assert cached.status_code == 304 and cached.content == b""
     assert cached.headers["etag"] == etag
+    assert "content-length" not in cached.headers  # a 304's length would have to be the 200's
+    head = api.request("HEAD", "/calendar/")
+    assert head.status_code == 200 and head.content == b""
+    assert head.headers["content-length"] == str(len(first.content))
     before = api.statements
     assert api.get("/calendar/", headers={"If-None-Match": etag}).status_code == 304
     assert api.statements - before <= 1  # the data version only: the page comes from the cache
@@ -160,14 +164,38 @@ def test_the_sitemap_lists_public_event_pages(api: Api, site: Site) -> None:
         start_date="2026-11-24 19:00:00",
         end_date="2026-11-24 20:00:00",
     )
-    response = page(api, "/calendar/sitemap.xml")
-    assert response.headers["content-type"] == "application/xml; charset=utf-8"
-    tree = ElementTree.fromstring(response.content)  # noqa: S314 (our own page)
-    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
-    locations = sorted(e.text or "" for e in tree.findall("s:url/s:loc", ns))
+    translated = api.post(
+        f"{NS}/events/{site.concert['id']}?translation_language=de", json={"title": "Herbstkonzert"}
+    )
+    assert translated.status_code == 200, translated.text
     slugs = [site.concert, site.festival, site.holiday, site.berlin, site.cancelled]
-    assert locations == sorted(f"http://127.0.0.1/calendar/event/{e['slug']}/" for e in slugs)
-    assert all(e.text == "2026-11-22" for e in tree.findall("s:url/s:lastmod", ns))
+    pages = {
+        f"http://127.0.0.1{prefix}/calendar/event/{e['slug']}/": e["id"]
+        for e in slugs
+        for prefix in ("", "/de", "/es")
+    }
+    german_concert = "http://127.0.0.1/de/calendar/event/herbstkonzert/"
+    del pages[f"http://127.0.0.1/de/calendar/event/{site.concert['slug']}/"]
+    pages[german_concert] = site.concert["id"]
+    ns = {
+        "s": "http://www.sitemaps.org/schemas/sitemap/0.9",
+        "x": "http://www.w3.org/1999/xhtml",
+    }
+    for path in ("/calendar/sitemap.xml", "/de/calendar/sitemap.xml"):
+        response = page(api, path)
+        assert response.headers["content-type"] == "application/xml; charset=utf-8"
+        tree = ElementTree.fromstring(response.content)  # noqa: S314 (our own page)
+        urls = tree.findall("s:url", ns)
+        # Every language's page is listed, and names all three (itself included) as alternates.
+        assert sorted(u.findtext("s:loc", "", ns) for u in urls) == sorted(pages)
+        for url in urls:
+            loc = url.findtext("s:loc", "", ns)
+            links = {a.get("hreflang"): a.get("href") for a in url.findall("x:link", ns)}
+            assert set(links) == {"en", "de", "es"} and loc in links.values()
+            assert {pages[href or ""] for href in links.values()} == {pages[loc]}
+            assert url.findtext("s:lastmod", "", ns) == "2026-11-22"
+    for address in pages:
+        assert api.get(address.removeprefix("http://127.0.0.1")).status_code == 200, address
 
 
 def test_event_pages_carry_the_json_ld_google_requires(api: Api, site: Site) -> None:

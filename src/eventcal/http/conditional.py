@@ -1,11 +1,21 @@
 """HTTP caching: entity tags, conditional requests, and a per-process cache of built responses.
 
 A GET response is a function of the request (route, path, query, language, caller, the site's
-date) and of the data. The data version (``storage.db.data_version``: committed write
-transactions, shared by every process through the database) says when the data changed, so a
-response built at version N is still right while the version is N. Each process keeps the bodies
-it built, keyed by request and checked against the version read at the start of every request;
-nothing in it is needed by another process, and nothing served from it can be stale.
+date) and of the data. Each process keeps the bodies it built, keyed by request, and serves one
+only while the data it was built from is unchanged; nothing in it is needed by another process.
+Two rules say when:
+
+* A response whose building named everything it read (a :class:`~eventcal.storage.itemcache.Reads`
+  that stayed complete: the generic list and item reads of anonymous callers) is kept with what
+  it read: the items it shows and what they embed (dependencies), and for a listing the
+  generations of the kinds its conditions read. The item cache's sync applies the change log to
+  it as to its items (``ItemCache.follow``): a change of one of its dependencies drops it, and a
+  change of a kind it listed moves a generation, after which its stamp no longer matches.
+* Any other response is valid while the data version (``storage.db.data_version``: committed
+  write transactions, shared by every process through the database) is the one it was built at.
+
+Both read the version at the start of the request, before any data; the first rule needs the
+item cache synced up to it (:meth:`ResponseCache.get` checks it).
 
 ``ETag`` is a hash of the body, so any change of content changes it; ``If-None-Match`` answers
 304 without building the body when the cache holds it.
@@ -14,9 +24,11 @@ nothing in it is needed by another process, and nothing served from it can be st
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
+
+from eventcal.storage.itemcache import ItemCache, Reads
+from eventcal.storage.kept import Store
 
 
 def entity_tag(body: bytes, revision: int | None = None) -> str:
@@ -73,11 +85,13 @@ class Built:
     etag: str
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Entry:
     version: int
     built: Built
-    cost: int
+    generations: tuple[str, ...] | None = None
+    """What the response listed (None: it follows the version rule only)."""
+    stamp: tuple[int, ...] = ()
 
 
 MAX_KEY_BYTES = 4096
@@ -86,6 +100,9 @@ long query strings would otherwise fill the cache with keys."""
 ENTRY_OVERHEAD = 1024
 """Bytes an entry holds besides its body and key text: the key tuple, the entry, the
 response's header dict (measured with tracemalloc: ~0.9 KB)."""
+DEPENDENCY_BYTES = 150
+"""Bytes each dependency of an entry holds: its place in the entry's tuple and in the
+store's index (a set of keys per item; measured with tracemalloc: 140-150)."""
 
 
 def key_bytes(key: Any) -> int:
@@ -98,44 +115,71 @@ def key_bytes(key: Any) -> int:
 
 
 class ResponseCache:
-    """Built GET responses by request key, valid while the data version they were built at is
-    the current one. Bounded by total size: bodies, keys and per-entry overhead (least
-    recently used entries go first)."""
+    """Built GET responses by request key, valid by the rules of the module docstring.
+    Bounded by total size: bodies, keys, dependencies and per-entry overhead (least recently
+    used entries go first). Without an item cache, every entry follows the version rule."""
 
-    def __init__(self, max_bytes: int) -> None:
+    def __init__(self, max_bytes: int, items: ItemCache | None = None) -> None:
         self.max_bytes = max_bytes
-        self.size = 0
-        self._entries: OrderedDict[Any, _Entry] = OrderedDict()
+        self._store = Store(max_bytes)
+        self._items = items if items is not None and items.enabled else None
+        if self._items is not None:
+            self._items.follow(self._store)
         self.hits = 0
         self.misses = 0
 
+    @property
+    def size(self) -> int:
+        return self._store.size
+
     def get(self, key: Any, version: int) -> Built | None:
-        entry = self._entries.get(key)
-        if entry is None or entry.version != version:
+        """The response kept for ``key`` if it is still right at data version ``version``."""
+        found = self._store.get(key)
+        if found is None or not self._valid(found.value, version):
             self.misses += 1
             return None
-        self._entries.move_to_end(key)
         self.hits += 1
-        return entry.built
+        built: Built = found.value.built
+        return built
 
-    def put(self, key: Any, version: int, built: Built) -> None:
+    def _valid(self, entry: _Entry, version: int) -> bool:
+        if entry.version == version:
+            return True
+        items = self._items
+        return (
+            entry.generations is not None
+            and items is not None
+            and items.watermark is not None
+            and items.watermark >= version  # the changes up to ``version`` were applied
+            and items.stamp_of(entry.generations) == entry.stamp
+        )
+
+    def put(self, key: Any, version: int, built: Built, reads: Reads | None = None) -> None:
+        """Keep a response built at ``version``; with ``reads`` complete (and no sync having
+        applied changes while it was built), by what it read."""
         key_size = key_bytes(key)
         if key_size > MAX_KEY_BYTES:
             return
-        cost = len(built.body) + key_size + ENTRY_OVERHEAD
+        entry = _Entry(version, built)
+        deps: tuple[tuple[str, int], ...] = ()
+        items = self._items
+        # A sync that applied changes while the response was built may have missed it.
+        if (
+            items is not None
+            and reads is not None
+            and reads.complete
+            and reads.epoch == items.epoch
+        ):
+            generations = tuple(sorted(reads.generations))
+            entry = _Entry(version, built, generations, items.stamp_of(generations))
+            deps = tuple(reads.deps)
+        cost = len(built.body) + key_size + ENTRY_OVERHEAD + DEPENDENCY_BYTES * len(deps)
         if cost > self.max_bytes // 8:
             return
         # orjson returns its output in a buffer of 64 KiB or more, whatever the length: kept
         # as it is, a 5 KB body would hold 64 KiB. Keep an exact copy instead.
         built = replace(built, body=bytes(memoryview(built.body)))
-        old = self._entries.pop(key, None)
-        if old is not None:
-            self.size -= old.cost
-        self._entries[key] = _Entry(version, built, cost)
-        self.size += cost
-        while self.size > self.max_bytes and self._entries:
-            _, dropped = self._entries.popitem(last=False)
-            self.size -= dropped.cost
+        self._store.put(key, replace(entry, built=built), deps, cost)
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._store)

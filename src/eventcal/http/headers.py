@@ -1,10 +1,14 @@
 """Headers every response carries: security headers, CORS as WordPress sends it, the request id,
-and the cache-control rules of the original."""
+and the cache-control rules of the original; the base URL a request's ``Host`` header names."""
 
 from __future__ import annotations
 
+import os
 import re
-import uuid
+
+from starlette.types import Scope
+
+from eventcal.errors import ApiError
 
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -74,4 +78,28 @@ def request_id(given: str | None) -> str:
     """The client's ``X-Request-Id`` when it is a plain token (a load balancer's), else new."""
     if given and _SAFE_REQUEST_ID.match(given):
         return given
-    return uuid.uuid4().hex
+    # 128 random bits as 32 hex digits, like a UUID4's hex without building a UUID (a third
+    # of the cost, on every request).
+    return os.urandom(16).hex()
+
+
+def base_url(scope: Scope) -> str:
+    """``scheme://host[:port]`` of the request (its ``Host`` header, else the server address).
+
+    The header is the client's to write and ends up in every link of the answer, so it must
+    be a plain ``host[:port]`` (400 otherwise); ``EVENTCAL_PUBLIC_URL`` avoids reading it."""
+    host = ""
+    for name, value in scope.get("headers", ()):
+        if name == b"host":
+            host = value.decode("latin-1")
+            if host and not valid_host(host):
+                raise ApiError(
+                    "rest_invalid_host",
+                    "The Host header is not a valid host name (host or host:port).",
+                    400,
+                )
+            break
+    if not host:
+        server = scope.get("server")
+        host = f"{server[0]}:{server[1]}" if server else "localhost"
+    return f"{scope.get('scheme', 'http')}://{host}{scope.get('root_path', '')}".rstrip("/")

@@ -37,22 +37,31 @@ class Reply:
 
 class Outgoing:
     """A response ready to send: status, headers (``dict``, so callers may add some) and body.
-    Sent as two ASGI messages with headers encoded once, which is all a JSON API needs."""
+    Sent as two ASGI messages with headers encoded once, which is all a JSON API needs.
 
-    __slots__ = ("body", "headers", "status")
+    ``length`` is the ``Content-Length`` to announce when it is not the body's: the body a
+    ``GET`` would have had, for the empty body of a ``HEAD`` (RFC 9110 §9.3.2). A 304 announces
+    none (a length there must be the 200's, §8.6)."""
 
-    def __init__(self, status: int, headers: dict[str, str], body: bytes) -> None:
+    __slots__ = ("body", "headers", "length", "status")
+
+    def __init__(
+        self, status: int, headers: dict[str, str], body: bytes, length: int | None = None
+    ) -> None:
         self.status = status
         self.headers = headers
         self.body = body
+        self.length = length
 
     @property
     def status_code(self) -> int:
         return self.status
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        raw = [(b"content-length", str(len(self.body)).encode())]
-        raw.extend((_header_name(k), v.encode("latin-1")) for k, v in self.headers.items())
+        length = len(self.body) if self.length is None else self.length
+        raw = [(_header_name(k), v.encode("latin-1")) for k, v in self.headers.items()]
+        if self.status != 304:
+            raw.insert(0, (b"content-length", str(length).encode()))
         await send({"type": "http.response.start", "status": self.status, "headers": raw})
         await send({"type": "http.response.body", "body": self.body})
 
@@ -109,13 +118,26 @@ def send(built: Built, conditional: str | None, *, head: bool) -> Outgoing:
         kept = {k: v for k, v in built.headers.items() if k in NOT_MODIFIED_HEADERS}
         return Outgoing(304, kept, b"")
     headers = {**BASE_HEADERS, "Content-Type": JSON_TYPE, **built.headers}
-    return Outgoing(built.status, headers, b"" if head else built.body)
+    return head_or_get(built.status, headers, built.body, head=head)
+
+
+def head_or_get(status: int, headers: dict[str, str], body: bytes, *, head: bool) -> Outgoing:
+    """The response to a ``GET``, or to a ``HEAD``: no body, the same headers and length."""
+    if head:
+        return Outgoing(status, headers, b"", len(body))
+    return Outgoing(status, headers, body)
 
 
 def enveloped_error(body: Any, status: int, headers: dict[str, str]) -> Any:
     """An error body inside ``_envelope``: the status and the headers a client reads."""
     inner = {k: v for k, v in headers.items() if k in ENVELOPE_HEADERS}
     return {"body": body, "status": status, "headers": inner}
+
+
+def only_encoded(query: dict[str, Any]) -> bool:
+    """A reply to a request with these parameters is only encoded (no ``_fields`` picks keys
+    from its objects), so parts of its body may be JSON already (``orjson.Fragment``)."""
+    return "_fields" not in query
 
 
 def field_names(fields: Any) -> list[str]:

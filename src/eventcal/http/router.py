@@ -33,8 +33,8 @@ from eventcal.http.errors import database_error, error_body, internal_error_body
 from eventcal.http.headers import (
     NO_CACHE_HEADERS,
     PUBLIC_CACHE_CONTROL,
+    base_url,
     finish_headers,
-    valid_host,
 )
 from eventcal.http.headers import request_id as new_request_id
 from eventcal.http.negotiation import Negotiated
@@ -51,7 +51,7 @@ from eventcal.http.responses import (
 from eventcal.http.writing import serve_change
 from eventcal.permissions import ANONYMOUS, Actor
 from eventcal.storage.db import Database, DatabaseUnavailable
-from eventcal.storage.itemcache import ItemCache
+from eventcal.storage.itemcache import ItemCache, Reads
 from eventcal.timezones import to_local
 
 log = logging.getLogger("eventcal.api")
@@ -81,8 +81,13 @@ class Endpoint:
     writes: bool = False
     cacheable: bool | None = None
     """Its GET responses depend only on the request, the data and the site's date, so they may
-    be served from the response cache while the data version is unchanged (default: GET
-    endpoints; a reply can still opt out with ``Reply.cacheable``)."""
+    be served from the response cache while the data version is unchanged, or longer with
+    ``reports_reads`` (default: GET endpoints; a reply can still opt out with
+    ``Reply.cacheable``)."""
+    reports_reads: bool = False
+    """Its handler names everything its response is built from (``Call.reads``), so an
+    anonymous response stays cached until something it read changes, not only while the data
+    version stays (``http/conditional.py``): the generic list and item reads."""
     tag: str = ""
     """The OpenAPI tag grouping the operation (its collection)."""
     accepts_files: bool = False
@@ -180,7 +185,7 @@ class Runtime:
 
     def urls_for(self, request: Request, segment: str = "") -> Urls:
         """URLs from the public URL (or the request's), with the request's language segment."""
-        base = self.public_url or _base_url(request.scope)
+        base = self.public_url or base_url(request.scope)
         urls = self._urls.get((base, segment))
         if urls is None:
             if len(self._urls) > 64:
@@ -328,27 +333,38 @@ class Router:
         conditional = request.headers.get("if-none-match")
         key: tuple[Any, ...] | None = None
         version = 0
+        items = runtime.items
         if endpoint.cacheable:
-            # The version is read before any data, so a body is never older than it.
+            # The version is read before any data, so a body is never older than it; the
+            # change log up to it is applied before the cache is asked.
             version = await runtime.database.current_version()
-            key = _cache_key(request, matched, negotiated.language, runtime.site)
-            cached = runtime.cache.get(key, version)
-            if cached is not None:
-                return send(cached, conditional, head=head)
-            await runtime.items.sync(runtime.database, version)
+            await items.sync(runtime.database, version)
+            if runtime.cache.max_bytes:
+                key = _cache_key(request, matched, negotiated.language, runtime.site)
+                cached = runtime.cache.get(key, version)
+                if cached is not None:
+                    return send(cached, conditional, head=head)
         database = runtime.database
         context = database.transaction() if endpoint.writes else database.read()
         async with context as conn:
             state = matched.state(query, conn, negotiated.language)
-            if key is not None and not endpoint.writes:
-                state.call.items, state.call.items_epoch = runtime.items, runtime.items.epoch
+            call = state.call
+            if endpoint.cacheable and not endpoint.writes:
+                call.items, call.items_epoch = items, items.epoch
+                if (
+                    key is not None
+                    and endpoint.reports_reads
+                    and matched.actor.is_anonymous
+                    and items.enabled
+                ):
+                    call.reads = Reads(items.epoch)
             params = await parse_args(endpoint.args, query, state)
             reply = await endpoint.handler(state, params)
         if matched.actor.is_anonymous:
             matched.headers["Cache-Control"] = PUBLIC_CACHE_CONTROL
         built = build(reply, matched.headers, envelope, query.get("_fields"), tagged=True)
         if key is not None and reply.cacheable and built.status == 200:
-            runtime.cache.put(key, version, built)
+            runtime.cache.put(key, version, built, call.reads)
         return send(built, conditional, head=head)
 
 
@@ -376,25 +392,3 @@ def _cache_key(request: Request, matched: Matched, language: str, site: Site) ->
 def _add_headers(error: ApiError, headers: dict[str, str]) -> ApiError:
     error.headers = {**headers, **error.headers}
     return error
-
-
-def _base_url(scope: Scope) -> str:
-    """``scheme://host[:port]`` of the request (its ``Host`` header, else the server address).
-
-    The header is the client's to write and ends up in every link of the answer, so it must
-    be a plain ``host[:port]`` (400 otherwise); ``EVENTCAL_PUBLIC_URL`` avoids reading it."""
-    host = ""
-    for name, value in scope.get("headers", ()):
-        if name == b"host":
-            host = value.decode("latin-1")
-            if host and not valid_host(host):
-                raise ApiError(
-                    "rest_invalid_host",
-                    "The Host header is not a valid host name (host or host:port).",
-                    400,
-                )
-            break
-    if not host:
-        server = scope.get("server")
-        host = f"{server[0]}:{server[1]}" if server else "localhost"
-    return f"{scope.get('scheme', 'http')}://{host}{scope.get('root_path', '')}".rstrip("/")

@@ -8,6 +8,7 @@ pages that exist.)
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
@@ -20,7 +21,14 @@ if TYPE_CHECKING:
 
 
 def _url(base: str, params: list[tuple[str, str]]) -> str:
-    return f"{base}?{urlencode(params)}" if params else base
+    """``base?params``, encoded as ``urlencode`` does (each pair once per process: a page's
+    three links repeat its filters, and so do the requests of a listing)."""
+    return f"{base}?{'&'.join([_pair(name, value) for name, value in params])}" if params else base
+
+
+@lru_cache(maxsize=1024)
+def _pair(name: str, value: str) -> str:
+    return urlencode(((name, value),))
 
 
 def link_params(page: Page, state: RequestState) -> list[tuple[str, str]]:

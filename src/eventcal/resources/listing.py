@@ -160,6 +160,15 @@ async def count(call: Call, resource: Resource, query: ListQuery) -> int:
     return total
 
 
+def note_listed(call: Call, resource: Resource, query: ListQuery) -> None:
+    """Tell the response's collector (``Call.reads``) what the listing's page and total
+    depend on: the kinds its conditions read (their searched text with a text condition),
+    as its total's stamp says."""
+    if call.reads is not None:
+        kinds = kinds_read(call.registry, resource)
+        call.reads.listed(kinds, text=resource.listing.reads_text(query.key))
+
+
 @lru_cache(maxsize=64)
 def kinds_read(registry: Registry, resource: Resource) -> tuple[str, ...]:
     """The kinds of items a listing's conditions may read: its own, those it links to, and

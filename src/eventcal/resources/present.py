@@ -237,11 +237,15 @@ async def present_rows(
     single: bool = False,
     password: str | None = None,
     context_edit: bool = False,
-) -> list[dict[str, Any]]:
+    spliced: bool = False,
+) -> list[Any]:
     """Rows as their collection shows them, protected content blanked for callers who may
     not see it. What an anonymous read shows comes from the process's item cache when it has
-    it (``storage/itemcache.py``); only the rows it lacks are loaded and presented."""
+    it (``storage/itemcache.py``); only the rows it lacks are loaded and presented. With
+    ``spliced``, an item from the cache is its JSON as it is (an ``orjson.Fragment``, for a
+    body that is only encoded), not decoded into a dict."""
     cache = call.items
+    reads = call.reads
     if (
         cache is None
         or not cache.enabled
@@ -250,6 +254,8 @@ async def present_rows(
         or not call.actor.is_anonymous
         or "revision" not in resource.table.c
     ):
+        if reads is not None:
+            reads.complete = False
         items, _ = await _present(
             call, resource, rows, single=single, password=password, context_edit=context_edit
         )
@@ -259,8 +265,9 @@ async def present_rows(
         for r in rows
     ]
     # Entries are the items' JSON: compact, and every request gets objects of its own.
-    shown: list[dict[str, Any] | None] = [
-        None if (found := cache.get(key)) is None else orjson.loads(found) for key in keys
+    decode = orjson.Fragment if spliced else orjson.loads
+    shown: list[Any] = [
+        None if (found := cache.get(key, reads)) is None else decode(found) for key in keys
     ]
     missing = [i for i, item in enumerate(shown) if item is None]
     if missing:
@@ -271,12 +278,17 @@ async def present_rows(
         for i, row, item in zip(missing, built_rows, built, strict=True):
             shown[i] = item
             extra = _shown_with(resource, row, loaded)
-            if extra is not None:
-                # An exact copy: orjson's output may sit in a much larger buffer.
-                body = bytes(memoryview(orjson.dumps(item)))
-                deps = dependencies(call, resource, row, loaded)
-                deps += [(resource.name, extra_id) for extra_id in extra]
-                cache.put(keys[i], body, deps, len(body), call.items_epoch)
+            if extra is None:
+                if reads is not None:
+                    reads.complete = False
+                continue
+            # An exact copy: orjson's output may sit in a much larger buffer.
+            body = bytes(memoryview(orjson.dumps(item)))
+            deps = dependencies(call, resource, row, loaded)
+            deps += [(resource.name, extra_id) for extra_id in extra]
+            cache.put(keys[i], body, deps, len(body), call.items_epoch)
+            if reads is not None:
+                reads.deps.update(deps)
     return [item for item in shown if item is not None]
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from eventcal.http.args import Arg, Params, boolean
 from eventcal.http.request import RequestState
-from eventcal.http.responses import Reply
+from eventcal.http.responses import Reply, only_encoded
 from eventcal.http.router import Endpoint, Handler, Route
 from eventcal.resources import service
 from eventcal.resources.components import ref
@@ -88,7 +88,8 @@ def _by_slug(state: RequestState, resource: Resource, write: str) -> Awaitable[R
 
 def _handlers(resource: Resource, find: Finder) -> tuple[Handler, Handler, Handler]:
     async def read(state: RequestState, params: Params) -> Reply:
-        return await service.read(state, resource, await find(state, resource, ""), params)
+        row = await find(state, resource, "")
+        return await service.read(state, resource, row, params, spliced=only_encoded(state.query))
 
     async def update(state: RequestState, params: Params) -> Reply:
         row = await find(state, resource, service.UPDATE)
@@ -142,6 +143,7 @@ def _item_route(
             responses=read_errors,
             response_schema=ref(resource.read_schema or resource.schema),
             tag=resource.collection,
+            reports_reads=True,
         ),
         "DELETE": Endpoint(
             ("DELETE",),
@@ -176,7 +178,7 @@ def routes(resource: Resource) -> list[Route]:
     docs = summaries(resource)
 
     async def list_items(state: RequestState, params: Params) -> Reply:
-        return await service.list_page(state, resource, params)
+        return await service.list_page(state, resource, params, spliced=only_encoded(state.query))
 
     async def create(state: RequestState, params: Params) -> Reply:
         return await service.create(state, resource, params)
@@ -195,6 +197,7 @@ def routes(resource: Resource) -> list[Route]:
                     responses=list_errors,
                     response_schema=ref(resource.archive_schema),
                     tag=plural,
+                    reports_reads=True,
                 ),
                 Endpoint(
                     ("POST",),

@@ -63,6 +63,8 @@ async def find_by_slug(
     of a collection with its own 404 answers it with id 0 (the original's answer)."""
     call = state.call
     behaviour = resource.behaviour
+    if call.reads is not None:  # any item's slug or translation may take this slug
+        call.reads.listed((resource.name,))
     item_id = await behaviour.id_by_slug(call, resource, slug)
     if item_id is not None:
         return await find(state, resource, item_id, write=write)
@@ -103,14 +105,17 @@ async def list_page(
     *,
     narrow: Callable[[ListQuery], None] | None = None,
     path: str | None = None,
+    spliced: bool = False,
 ) -> Reply:
     """One page of the collection's listing, with exact totals (DEVIATIONS #10); ``narrow``
-    turns on more conditions, for a listing of its own at ``path`` (a series' occurrences)."""
+    turns on more conditions, for a listing of its own at ``path`` (a series' occurrences).
+    ``spliced``: items may be JSON fragments (:func:`present_rows`), for a body only encoded."""
     call = state.call
     listing = resource.listing
     query = await listing.prepare(state, params, resource)
     if narrow is not None:
         narrow(query)
+    listing_totals.note_listed(call, resource, query)
     total = await listing_totals.count(call, resource, query)
     page = Page([], total, query.page, query.per_page, query.link)
     if query.offset < total:
@@ -118,7 +123,9 @@ async def list_page(
         if query.include_order:
             position = {item_id: i for i, item_id in enumerate(query.include_order)}
             rows = sorted(rows, key=lambda r: position.get(int(r["id"]), 0))
-        page.items = await present_rows(call, resource, rows, context_edit=query.context_edit)
+        page.items = await present_rows(
+            call, resource, rows, context_edit=query.context_edit, spliced=spliced
+        )
     if not page.items and page.page > 1 and not resource.behaviour.empty_pages:
         raise NotFound(f"{resource.name}-archive-page-not-found", resource.messages.no_archive_page)
     reply: Reply = resource.behaviour.archive(page, resource.collection, state, path)
@@ -128,13 +135,22 @@ async def list_page(
     return reply
 
 
-async def read(state: RequestState, resource: Resource, row: Row, params: Params) -> Reply:
-    """A single read: the collection's read rules, then the item with its JSON-LD."""
+async def read(
+    state: RequestState, resource: Resource, row: Row, params: Params, *, spliced: bool = False
+) -> Reply:
+    """A single read: the collection's read rules, then the item with its JSON-LD (as a JSON
+    fragment when it comes from the item cache and ``spliced``: see :func:`present_rows`)."""
     call = state.call
     password = params.get("password")
     resource.behaviour.check_read(resource, call.actor, row, password, state.context_edit)
     shown = await present_rows(
-        call, resource, [row], single=True, password=password, context_edit=state.context_edit
+        call,
+        resource,
+        [row],
+        single=True,
+        password=password,
+        context_edit=state.context_edit,
+        spliced=spliced,
     )
     return Reply(shown[0], revision=int(row["revision"]))
 

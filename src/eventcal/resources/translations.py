@@ -194,9 +194,25 @@ _SLUG_OF = sa.select(translation.c.value).where(
 )
 
 
+_SLUGS_OF = sa.select(translation.c.item_id, translation.c.language, translation.c.value).where(
+    in_values(translation.c.item_id, "ids"),
+    translation.c.kind == sa.bindparam("kind"),
+    translation.c.field == "slug",
+)
+
+
 async def slug_of(conn: Connection, kind: str, item_id: int, language: str) -> str | None:
     value = await conn.scalar(_SLUG_OF, {"item_id": item_id, "kind": kind, "language": language})
     return None if value is None else str(value)
+
+
+async def slugs_of(conn: Connection, kind: str, ids: Iterable[int]) -> dict[int, dict[str, str]]:
+    """Items' translated slugs, by id and language (one query for any number of items)."""
+    rows = await conn.all(_SLUGS_OF, {"kind": kind, "ids": sorted(set(ids))})
+    found: dict[int, dict[str, str]] = {}
+    for row in rows:
+        found.setdefault(int(row["item_id"]), {})[str(row["language"])] = str(row["value"])
+    return found
 
 
 async def store(

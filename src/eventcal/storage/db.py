@@ -41,6 +41,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.sql.expression import ClauseElement, Executable
 
 from eventcal.storage.changes import Change
+from eventcal.storage.rowsets import Rows
 
 log = logging.getLogger("eventcal.storage")
 
@@ -170,7 +171,28 @@ class _CompileCache:
         return compiled
 
 
+_PASS_DATES = orjson.OPT_PASSTHROUGH_DATETIME
+
+
+_AS_IS = frozenset({int, str, float, bytes, bool, type(None)})
+"""Types sqlite3 binds as they are (most parameters: checked first, by type)."""
+
+
+def _sqlite_parameters(compiled: _Compiled, params: Mapping[str, Any] | None) -> tuple[Any, ...]:
+    """A statement's parameter values in its order, as sqlite3 binds them (defaults for the
+    names ``params`` lacks)."""
+    defaults = compiled.defaults
+    values = []
+    for name in compiled.names:
+        value = params[name] if params is not None and name in params else defaults[name]
+        values.append(value if type(value) in _AS_IS else _sqlite_value(value))
+    return tuple(values)
+
+
 def _sqlite_value(value: Any) -> Any:
+    if isinstance(value, Rows):
+        # Nested dates as SQLite stores them (this function), not as orjson writes them.
+        return orjson.dumps(value.rows, default=_sqlite_value, option=_PASS_DATES).decode()
     if isinstance(value, datetime):
         if value.tzinfo is not None:
             value = value.astimezone(UTC).replace(tzinfo=None)
@@ -183,6 +205,10 @@ def _sqlite_value(value: Any) -> Any:
 
 
 def _pg_value(value: Any) -> Any:
+    if isinstance(value, Rows):
+        # Naive datetimes as UTC, as asyncpg binds them to ``timestamptz``; a ``timestamp``
+        # (without zone) cast ignores the offset.
+        return orjson.dumps(value.rows, option=orjson.OPT_NAIVE_UTC).decode()
     if isinstance(value, tuple):
         return list(value)
     return value
@@ -320,7 +346,8 @@ DATA_VERSION = sa.text("SELECT version FROM data_version WHERE id = 1")
 
 async def data_version(conn: Connection) -> int:
     """How many write transactions have committed (only ever grows)."""
-    return int(await conn.scalar(DATA_VERSION) or 0)
+    rows = await conn.all(DATA_VERSION)
+    return int(rows[0]["version"] or 0) if rows else 0
 
 
 def sqlite_path(url: str) -> str:

@@ -24,6 +24,12 @@ leaves a category's total alone, not the total of a search for the new word.
 An entry built while a sync ran (its data may predate a change the sync applied) is not stored:
 :meth:`put` takes the *epoch* the request saw after its own sync and drops the entry when a sync
 has applied changes since.
+
+The response cache keeps responses the same way (``http/conditional.py``): its store follows
+the change log through this cache (:meth:`ItemCache.follow`), a response collects what it was
+built from in a :class:`Reads` (the dependencies of the items it shows, from this cache's
+entries or as they are built, and the generations of what its listing read), and
+:meth:`clear` empties both.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any
 
@@ -39,6 +45,7 @@ import sqlalchemy as sa
 
 from eventcal.storage.changes import TEXT
 from eventcal.storage.db import Database
+from eventcal.storage.kept import Dependency, Store
 from eventcal.storage.service_tables import change
 
 MAX_CHANGES = 2000
@@ -49,9 +56,6 @@ ENTRY_OVERHEAD = 3000
 """Bytes an entry costs besides its value (key, dependency sets, LRU links, and the heap around
 them): 32 MB so counted grew a worker by 33 MB (tracemalloc and VmRSS after malloc_trim)."""
 
-Dependency = tuple[str, int]
-"""``(kind, id)`` as the change log names items."""
-
 CHANGES_SINCE = (
     sa.select(change.c.version, change.c.kind, change.c.item_id, change.c.aspect)
     .where(change.c.version > sa.bindparam("version", type_=sa.BigInteger))
@@ -60,11 +64,29 @@ CHANGES_SINCE = (
 )
 
 
+def generation_names(kinds: Iterable[str], *, text: bool = False) -> tuple[str, ...]:
+    """The generations that reads of ``kinds`` depend on; with ``text``, those of reads of
+    their searched text too."""
+    return (*kinds, *(f"{kind}:{TEXT}" for kind in kinds)) if text else tuple(kinds)
+
+
 @dataclass(slots=True)
-class _Entry:
-    value: Any
-    deps: tuple[Dependency, ...]
-    cost: int
+class Reads:
+    """What one response was built from, collected while it is built (the response cache
+    keeps it by these: ``http/conditional.py``): the items it shows (their dependencies) and
+    the generations of what its listing read. A step that cannot name what it read sets
+    ``complete`` to False: the response is then kept only while the data version stays."""
+
+    epoch: int
+    """The item cache's epoch after the request's sync (see :meth:`ItemCache.put`)."""
+    deps: set[Dependency] = field(default_factory=set)
+    generations: set[str] = field(default_factory=set)
+    complete: bool = True
+
+    def listed(self, kinds: Iterable[str], *, text: bool = False) -> None:
+        """The response read which items of ``kinds`` exist and what conditions read of
+        them (their searched text with ``text``)."""
+        self.generations.update(generation_names(kinds, text=text))
 
 
 class ItemCache:
@@ -72,15 +94,14 @@ class ItemCache:
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
-        self.size = 0
         self.watermark: int | None = None
         """The data version up to which every change has been applied."""
         self.epoch = 0
         """Grows each time a sync drops entries (see :meth:`put`)."""
         self.hits = 0
         self.misses = 0
-        self._entries: OrderedDict[Hashable, _Entry] = OrderedDict()
-        self._by_dep: dict[Dependency, set[Hashable]] = {}
+        self._items = Store(max_bytes)
+        self._stores = [self._items]
         self._generations: dict[str, int] = {}
         self._cleared = 0
         self._totals: OrderedDict[Hashable, tuple[tuple[int, ...], int]] = OrderedDict()
@@ -91,15 +112,26 @@ class ItemCache:
         return self.max_bytes > 0
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._items)
 
-    def get(self, key: Hashable) -> Any | None:
-        entry = self._entries.get(key)
+    @property
+    def size(self) -> int:
+        return self._items.size
+
+    def follow(self, store: Store) -> None:
+        """Apply the change log to ``store`` too: values built from a changed item go, and
+        :meth:`clear` empties it."""
+        self._stores.append(store)
+
+    def get(self, key: Hashable, reads: Reads | None = None) -> Any | None:
+        """The value kept under ``key``; ``reads`` notes what it was built from."""
+        entry = self._items.get(key)
         if entry is None:
             self.misses += 1
             return None
-        self._entries.move_to_end(key)
         self.hits += 1
+        if reads is not None:
+            reads.deps.update(entry.deps)
         return entry.value
 
     def put(
@@ -109,20 +141,16 @@ class ItemCache:
         cost = size + ENTRY_OVERHEAD
         if epoch != self.epoch or cost > self.max_bytes // 16:
             return
-        self._drop(key)
-        entry = _Entry(value, tuple(set(deps)), cost)
-        self._entries[key] = entry
-        for dep in entry.deps:
-            self._by_dep.setdefault(dep, set()).add(key)
-        self.size += cost
-        while self.size > self.max_bytes and self._entries:
-            self._drop(next(iter(self._entries)))
+        self._items.put(key, value, tuple(set(deps)), cost)
 
     def stamp(self, kinds: Iterable[str], *, text: bool = False) -> tuple[int, ...]:
         """The current generation of what reads of ``kinds`` depend on; with ``text``, of
         what reads of their searched text depend on too."""
+        return self.stamp_of(generation_names(kinds, text=text))
+
+    def stamp_of(self, names: Iterable[str]) -> tuple[int, ...]:
+        """The current value of the generations ``names`` (see :func:`generation_names`)."""
         generations = self._generations
-        names = (*kinds, *(f"{kind}:{TEXT}" for kind in kinds)) if text else kinds
         return (self._cleared, *(generations.get(name, 0) for name in names))
 
     def total(self, key: Hashable, stamp: tuple[int, ...]) -> int | None:
@@ -142,24 +170,24 @@ class ItemCache:
             self._totals.popitem(last=False)
 
     def clear(self) -> None:
-        self._entries.clear()
-        self._by_dep.clear()
+        for store in self._stores:
+            store.clear()
         self._totals.clear()
-        self.size = 0
         self.epoch += 1
         self._cleared += 1
 
     def invalidate(
         self, items: Iterable[Dependency], aspects: Iterable[str | None] | None = None
     ) -> None:
-        """Drop every entry built from one of ``items``; totals that read their kinds become
-        stale, or only those that search their text when the item's change (same position in
-        ``aspects``, if given) is a ``text`` one."""
+        """Drop every entry built from one of ``items`` (in every store that follows the
+        change log); totals that read their kinds become stale, or only those that search
+        their text when the item's change (same position in ``aspects``, if given) is a
+        ``text`` one."""
         kinds = set()
         for dep, aspect in zip(items, aspects or repeat(None), strict=False):
             kinds.add(dep[0] if aspect != TEXT else f"{dep[0]}:{TEXT}")
-            for key in list(self._by_dep.get(dep, ())):
-                self._drop(key)
+            for store in self._stores:
+                store.drop_dependents(dep)
         for kind in kinds:
             self._generations[kind] = self._generations.get(kind, 0) + 1
         self.epoch += 1
@@ -194,15 +222,3 @@ class ItemCache:
                         [r["aspect"] for r in rows],
                     )
             self.watermark = version
-
-    def _drop(self, key: Hashable) -> None:
-        entry = self._entries.pop(key, None)
-        if entry is None:
-            return
-        self.size -= entry.cost
-        for dep in entry.deps:
-            keys = self._by_dep.get(dep)
-            if keys is not None:
-                keys.discard(key)
-                if not keys:
-                    del self._by_dep[dep]

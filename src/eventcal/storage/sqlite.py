@@ -26,7 +26,8 @@ from eventcal.storage.db import (
     Row,
     StorageError,
     UniqueViolation,
-    _sqlite_value,
+    _sqlite_parameters,
+    data_version,
     sqlite_path,
 )
 
@@ -44,15 +45,7 @@ class SQLiteConnection(Connection):
     ) -> tuple[str, tuple[Any, ...]]:
         compiled = self.database.compiled.get(stmt)  # type: ignore[arg-type]
         self.database.statement_count += 1
-        if not compiled.names:
-            return compiled.sql, ()
-        values = []
-        for name in compiled.names:
-            value = (
-                params[name] if params is not None and name in params else compiled.defaults[name]
-            )
-            values.append(_sqlite_value(value))
-        return compiled.sql, tuple(values)
+        return compiled.sql, _sqlite_parameters(compiled, params)
 
     async def all(self, stmt: Executable, params: Mapping[str, Any] | None = None) -> list[Row]:
         sql, values = self._prepare(stmt, params)
@@ -77,13 +70,7 @@ class SQLiteConnection(Connection):
             return
         compiled = self.database.compiled.get(stmt)  # type: ignore[arg-type]
         self.database.statement_count += 1
-        rows = [
-            tuple(
-                _sqlite_value(p[name] if name in p else compiled.defaults[name])
-                for name in compiled.names
-            )
-            for p in params
-        ]
+        rows = [_sqlite_parameters(compiled, p) for p in params]
         try:
             self.raw.executemany(compiled.sql, rows)
         except sqlite3.IntegrityError as exc:
@@ -208,6 +195,13 @@ class SQLiteDatabase(Database):
         if self._read is None:
             raise DatabaseUnavailable("the database is not open")
         yield self._read
+
+    async def current_version(self) -> int:
+        """Read on the read connection itself, without the context of :meth:`read`: every
+        GET asks it first."""
+        if self._read is None:
+            raise DatabaseUnavailable("the database is not open")
+        return await data_version(self._read)
 
     @contextlib.asynccontextmanager
     async def transaction(self, *, versioned: bool = True) -> AsyncIterator[Connection]:

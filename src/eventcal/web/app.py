@@ -22,7 +22,7 @@ from eventcal.errors import ApiError
 from eventcal.http.body import invalid_utf8_names, parse_query
 from eventcal.http.conditional import Built, entity_tag, none_match
 from eventcal.http.errors import database_error, error_body
-from eventcal.http.responses import Outgoing
+from eventcal.http.responses import Outgoing, head_or_get
 from eventcal.http.router import Runtime
 from eventcal.i18n import LANGUAGES, N_, negotiate, normalize_language
 from eventcal.permissions import ANONYMOUS
@@ -108,7 +108,7 @@ class Pages:
         if built.etag and none_match(conditional, built.etag):
             keep = ("ETag", "Cache-Control", "Vary", "Content-Language", "Link")
             return Outgoing(304, {k: v for k, v in built.headers.items() if k in keep}, b"")
-        return Outgoing(built.status, dict(built.headers), b"" if head else built.body)
+        return head_or_get(built.status, dict(built.headers), built.body, head=head)
 
     def _language(self, path: str, query: dict[str, Any], accept: str | None) -> tuple[str, str]:
         """``translation_language``, then the path's prefix, then ``Accept-Language``; and

@@ -9,7 +9,8 @@ Pages never write; every read runs in one read transaction opened by :mod:`event
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Any
 
@@ -21,7 +22,7 @@ from eventcal.i18n import LANGUAGES
 from eventcal.resources import service
 from eventcal.resources.listing import ListQuery
 from eventcal.resources.spec import Resource
-from eventcal.resources.translations import slug_of
+from eventcal.resources.translations import slugs_of
 
 MAX_VIEW_EVENTS = 1000
 """Events a grid view shows at most (a month of a very busy site); more are left out."""
@@ -125,17 +126,25 @@ async def by_slug(call: Call, collection: str, slug: str) -> dict[str, Any] | No
 
 
 async def slugs(call: Call, collection: str, item: dict[str, Any]) -> dict[str, str]:
-    """An item's slug in every language (the language's own where it has one, else the
-    default language's, which every language's page also finds): the item's page in each."""
+    """An item's slug in every language (see :func:`slugs_by_language`): its page in each."""
     resource = call.registry[collection]
     row = await service.find(_state(call, {}), resource, int(item["id"]))
-    found = {call.language: str(item["slug"])}
-    for code in LANGUAGES:
-        if code not in found:
-            own = None
-            if code != call.site.default_language:
-                own = await slug_of(call.conn, resource.name, int(item["id"]), code)
-            found[code] = own or str(row["slug"])
+    found = (await slugs_by_language(call, resource, [(int(item["id"]), str(row["slug"]))]))[0]
+    return {**found, call.language: str(item["slug"])}
+
+
+async def slugs_by_language(
+    call: Call, resource: Resource, items: Sequence[tuple[int, str]]
+) -> list[dict[str, str]]:
+    """For ``(id, default-language slug)`` pairs, each item's slug in every language: the
+    language's own where it has one, else the default language's, which every language's page
+    also finds."""
+    translated = await slugs_of(call.conn, resource.name, (item_id for item_id, _ in items))
+    default = call.site.default_language
+    found = []
+    for item_id, slug in items:
+        own = translated.get(item_id, {})
+        found.append({code: slug if code == default else own.get(code, slug) for code in LANGUAGES})
     return found
 
 
@@ -155,7 +164,12 @@ async def options(call: Call, collection: str) -> list[dict[str, Any]]:
     return (await listing(call, collection, raw, size=MAX_OPTIONS)).items
 
 
-async def sitemap_events(call: Call) -> list[dict[str, Any]]:
-    """Public events for the sitemap (every date, newest first)."""
+async def sitemap_events(call: Call) -> list[tuple[dict[str, Any], dict[str, str]]]:
+    """Public events for the sitemap (every date, newest first), read in the default language,
+    each with its slug in every language."""
+    default = replace(call, language=call.site.default_language)
     raw = {"start_date": "1900-01-01 00:00:00", "end_date": "9999-12-31 23:59:59"}
-    return (await listing(call, "events", raw, size=MAX_SITEMAP)).items
+    events = (await listing(default, "events", raw, size=MAX_SITEMAP)).items
+    pairs = [(int(e["id"]), str(e["slug"])) for e in events]
+    slugs = await slugs_by_language(call, call.registry["events"], pairs)
+    return list(zip(events, slugs, strict=True))

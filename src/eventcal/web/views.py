@@ -228,8 +228,12 @@ async def place_page(call: Call, page: PageRequest, links: Links, shared: Shared
 
 
 async def sitemap(call: Call, page: PageRequest, links: Links, shared: Shared) -> Page:
-    events = await reading.sitemap_events(call)
-    entries = [(links.event(str(e["slug"])), str(e.get("modified_utc", ""))[:10]) for e in events]
+    entries = []
+    for event, slugs in await reading.sitemap_events(call):
+        alternates = [(code, links.for_language(code).event(slug)) for code, slug in slugs.items()]
+        modified = str(event.get("modified_utc", ""))[:10]
+        # Every language's page is an entry of its own, naming all of them (hreflang).
+        entries += [(url, modified, alternates) for _, url in alternates]
     return Page("sitemap.xml", {"entries": entries}, f"{links.rest}/events")
 
 

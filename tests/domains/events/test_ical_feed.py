@@ -278,6 +278,15 @@ def test_filters_select_the_events(api: Api) -> None:
     assert len(fetch(api, "events.ics?per_page=1&page=2").events) == 3
 
 
+def test_an_empty_feed_is_a_valid_calendar_with_the_site_zone(api: Api) -> None:
+    create(api, "Concert", *WHEN)
+    empty = fetch(api, "events.ics?search=nothing-matches-this")
+    assert empty.events == []
+    # RFC 5545: a VCALENDAR holds at least one component; the site's zone is the one it gets.
+    assert [str(z["TZID"]) for z in empty.calendar.walk("VTIMEZONE")] == ["UTC"]
+    assert empty.text.count("BEGIN:VTIMEZONE") == 1
+
+
 def test_german_text_and_calendar_name(api: Api) -> None:
     event = create(api, "Concert", *WHEN, description="In English")
     api.post(

@@ -207,3 +207,36 @@ def test_the_scheduler_extends_series_without_an_end_as_time_passes(api: Api, cl
     clock.now += timedelta(days=60)
     api.run(lambda: scheduling.run(api.database, REGISTRY, site, clock.now))
     assert last_start() == "2029-01-16 10:00:00"
+
+
+def test_occurrences_link_the_series_categories_and_tags_once_each(api: Api) -> None:
+    """Categories and tags share one link table: each occurrence gets each term once, every
+    term counts each occurrence once (through creation, a shorter rule, a removed term), and
+    the term's own read (cached before) shows its count at once."""
+    api.user("administrator")
+    category = api.post(f"{NS}/categories", json={"name": "Sport"}).json()["id"]
+    tag = api.post(f"{NS}/tags", json={"name": "morning"}).json()["id"]
+
+    def counts() -> tuple[int, int]:
+        return tuple(
+            api.get(f"{NS}/{kind}/{term}").json()["count"]
+            for kind, term in (("categories", category), ("tags", tag))
+        )
+
+    assert counts() == (0, 0)
+    series = create(api, categories=[category], tags=[tag])
+    listed = occurrences(api)
+    assert len(listed) == 10
+    assert all([c["id"] for c in e["categories"]] == [category] for e in listed)
+    assert all([t["id"] for t in e["tags"]] == [tag] for e in listed)
+    assert counts() == (10, 10)
+    assert len(occurrences(api, f"&categories={category}&tags={tag}")) == 10
+    shorter = {"recurrence": ["RRULE:FREQ=WEEKLY;COUNT=5"]}
+    assert api.patch(f"{NS}/events/{series['id']}", json=shorter).status_code == 200
+    assert counts() == (5, 5)
+    assert api.patch(f"{NS}/events/{series['id']}", json={"tags": []}).status_code == 200
+    assert counts() == (5, 0)
+    assert all(e["tags"] == [] and len(e["categories"]) == 1 for e in occurrences(api))
+    both = {"categories": [], "tags": [tag]}  # both relations of the one link table at once
+    assert api.patch(f"{NS}/events/{series['id']}", json=both).status_code == 200
+    assert counts() == (0, 5)

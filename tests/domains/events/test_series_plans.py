@@ -34,10 +34,15 @@ def test_a_series_occurrences_are_read_by_the_series_index(raw: sqlite3.Connecti
 
 
 def test_new_occurrences_copy_the_master_by_its_key(raw: sqlite3.Connection) -> None:
+    """One statement for all of them: the master read once by its key, the occurrences' own
+    values from the one list parameter."""
     select = _materialise.INSERT_OCCURRENCES.select
     assert select is not None
-    steps = plan(raw, select, {"master_id": 7})
-    assert steps == ["SEARCH master USING INTEGER PRIMARY KEY (rowid=?)"], steps
+    steps = plan(raw, select, {"master_id": 7, "occurrences": "[]"})
+    assert steps == [
+        "SEARCH master USING INTEGER PRIMARY KEY (rowid=?)",
+        "SCAN occurrences VIRTUAL TABLE INDEX 1:",
+    ], steps
 
 
 def test_series_due_for_extension_are_found_by_their_horizon(raw: sqlite3.Connection) -> None:

@@ -102,7 +102,9 @@ CONDITIONS: dict[str, Condition] = {
     "tags": lambda _: [relations.links_to_any(links.TAGS, event, "tag_ids")],
     "venue": lambda _: [relations.links_to_any(links.VENUE, event, "venue_ids")],
     "organizer": lambda _: [relations.links_to_any(links.ORGANIZERS, event, "organizer_ids")],
-    "featured": _equal(event.c.featured, "featured", sa.Boolean),
+    # A literal, not a bound value: ``featured = 1`` is what lets SQLite read the partial
+    # index of featured events (``ix_event_featured``), which a bound value never matches.
+    "featured": lambda wanted: [event.c.featured == (sa.true() if wanted else sa.false())],
     "include": lambda _: [in_values(event.c.id, "include")],
     "post_parent": _equal(event.c.parent_id, "parent_id", sa.Integer),
     "ticketed": _equal(event.c.ticketed, "ticketed", sa.Boolean),

@@ -137,6 +137,9 @@ def render(
             components += _series_events(whole, host, site_zone)
             for member in (whole.master, *whole.overrides):
                 _uses(zones, member.row, site_zone)
+    if not components:
+        # RFC 5545 wants at least one component: an empty feed carries the site's zone.
+        zones[vevents.tzid(site_zone) or "UTC"] = (site_zone, LAST_YEAR)
     for name in sorted(zones):
         calendar.add_component(vtimezone(name, *zones[name]))
     for component in components:

@@ -252,7 +252,7 @@ async def prepare(state: RequestState, params: Params, resource: Resource) -> Li
             query.on(name, **{key: params[name].ids})
             link.append((name, params[name].text))
     if "featured" in params:
-        query.on("featured", featured=params["featured"])
+        query.on("featured", bool(params["featured"]))
         link.append(("featured", _flag(params["featured"])))
     link += _geolocation(params, query)
     for name, key in (("event_status", "event_statuses"), ("attendance_mode", "attendance_modes")):

@@ -6,7 +6,7 @@ from eventcal.domains.events.listing import ARGS
 from eventcal.errors import ApiError
 from eventcal.http.args import Params
 from eventcal.http.request import RequestState
-from eventcal.http.responses import Reply
+from eventcal.http.responses import Reply, only_encoded
 from eventcal.http.router import Endpoint, Route
 from eventcal.i18n import N_
 from eventcal.resources import service
@@ -37,7 +37,10 @@ async def list_occurrences(state: RequestState, params: Params) -> Reply:
         query.on("series", series_id=int(series_id))
 
     path = f"events/{series_id}/occurrences"
-    return await service.list_page(state, resource, params, narrow=narrow, path=path)
+    spliced = only_encoded(state.query)
+    return await service.list_page(
+        state, resource, params, narrow=narrow, path=path, spliced=spliced
+    )
 
 
 def occurrence_routes(resource: Resource) -> list[Route]:

@@ -1,15 +1,17 @@
-"""Totals of the filters on a column of the event, each counted in its own index, from the
-smaller side where it can (issue 18).
+"""Totals of the venue filters, counted in the venue's index, from the smaller side where it
+can (issue 18).
 
-The venue, featured and schema.org status filters have an index led by their column and then
-the listing's conditions (``status, hide_from_listings, start_at, end_at``: migration
-0019_filter_indexes), so a total counts the window's events of the values asked in that index
-alone. A value most events have (``event_status=scheduled``: all of them in the seeds;
-``featured=0``) still walks most of the window's entries; the events of the *other* values are
-then few, and
-the total of the default listing narrowed by one such filter is the window's (from the per-day
-summary) minus theirs. Which side is smaller is not known in advance (SQLite keeps no
-statistics): each is counted in turn up to a bound that grows (:func:`count`).
+``ix_event_venue_listing`` is led by the venue and then holds the listing's conditions
+(``status, hide_from_listings, start_at, end_at``: migration 0019_filter_indexes), so a total
+filtered by venue counts the window's events of those venues in that index alone. ``geoloc=1``
+(a located venue) is most events when most venues are located (all of them in the seeds); the
+events of the other side (no venue, or an unlocated one) are then few, and the total of the
+default listing narrowed by ``geoloc`` is the window's (from the per-day summary) minus theirs.
+Which side is smaller is not known in advance (SQLite keeps no statistics): each is counted in
+turn up to a bound that grows (:func:`count`).
+
+The featured and schema.org status filters are left to the partial indexes of
+0017_occurrence_indexes (featured events; the statuses other than ``scheduled``).
 """
 
 from __future__ import annotations
@@ -23,40 +25,18 @@ import sqlalchemy as sa
 from eventcal.domains.events import search
 from eventcal.resources.listing import Active, Listing, ListQuery
 from eventcal.storage.db import Connection
-from eventcal.storage.queries import other_values
 from eventcal.storage.tables import event
 
-FILTER_INDEXES = {
-    "venue": "ix_event_venue_listing",
-    "geoloc": "ix_event_venue_listing",
-    "featured": "ix_event_featured_listing",
-    "event_status": "ix_event_status_listing",
-}
-"""Filters on a column whose total is counted in their own index (SQLite, which plans without
-statistics, would walk ``ix_event_listing_end`` instead: a venue's total at 1,000,000 events
-11.5 ms by id, 180 ms before that; 0.5 ms in its index)."""
+FILTER_INDEXES = {"venue": "ix_event_venue_listing", "geoloc": "ix_event_venue_listing"}
+"""Filters whose total is counted in their own index (SQLite, which plans without statistics,
+would walk ``ix_event_listing_end`` instead: a venue's total at 1,000,000 events 11.5 ms by
+id, 180 ms walking the window; 0.5 ms in its index)."""
 
 FEW = 10_000
 """The first bound of :func:`count` (~1 ms of index)."""
 
-_OTHER_EVENT_STATUSES = other_values(event.c.event_status, "event_statuses")
-
-
 Side = tuple[Hashable, dict[str, Any]]
 """A filter's shape and values (``ListQuery.on``)."""
-
-
-async def _other_featured(_: Connection, shape: Hashable, values: dict[str, Any]) -> Side | None:
-    return shape, {"featured": not values["featured"]}
-
-
-async def _other_event_statuses(
-    conn: Connection, shape: Hashable, values: dict[str, Any]
-) -> Side | None:
-    """The schema.org statuses events have, other than those asked (not the five the API
-    accepts: a value written otherwise would make the difference wrong)."""
-    rows = await conn.all(_OTHER_EVENT_STATUSES, values)
-    return shape, {"event_statuses": [row["value"] for row in rows]}
 
 
 async def _other_geolocation(_: Connection, shape: Hashable, __: dict[str, Any]) -> Side | None:
@@ -67,8 +47,6 @@ async def _other_geolocation(_: Connection, shape: Hashable, __: dict[str, Any])
 
 
 OTHERS: dict[str, Callable[[Connection, Hashable, dict[str, Any]], Awaitable[Side | None]]] = {
-    "featured": _other_featured,
-    "event_status": _other_event_statuses,
     "geoloc": _other_geolocation,
 }
 """The filters counted from the other side, and that side (None: there is none)."""

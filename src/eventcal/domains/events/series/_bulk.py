@@ -11,8 +11,9 @@ import sqlalchemy as sa
 from eventcal.context import Call
 from eventcal.domains.events import links
 from eventcal.resources import changes, relations
-from eventcal.resources.spec import Relation, TableLink
+from eventcal.resources.spec import Relation, Resource, TableLink
 from eventcal.storage.db import Connection, Row, in_values
+from eventcal.storage.rowsets import Rows, rows_of
 from eventcal.storage.tables import event, post, translation
 
 DELETE_ROWS = sa.delete(event).where(in_values(event.c.id, "ids"))
@@ -46,15 +47,14 @@ def _links_of(relation: Relation) -> sa.Select[Any]:
 
 @lru_cache(maxsize=8)
 def _link_rows(relation: Relation) -> sa.Insert:
+    """Link rows in one statement (``links``: rows of source, target and, when the link has
+    one, position): see storage/rowsets.py."""
     link = relation.link
     assert isinstance(link, TableLink)
-    values: dict[str, Any] = {
-        link.source.name: sa.bindparam("source_id"),
-        link.target.name: sa.bindparam("target_id"),
-    }
-    if link.position is not None:
-        values[link.position.name] = sa.bindparam("position")
-    return sa.insert(link.table).values(values)
+    columns = [link.source, link.target, *([link.position] if link.position is not None else [])]
+    source, values = rows_of("links", columns)
+    names = [c.name for c in columns]
+    return sa.insert(link.table).from_select(names, sa.select(*values).select_from(source))
 
 
 @lru_cache(maxsize=8)
@@ -83,20 +83,30 @@ async def links_of(
 
 
 async def copy_links(
-    call: Call, relation: Relation, targets: list[int], ids: Sequence[int], *, counted: bool
+    call: Call,
+    relation: Relation,
+    targets: list[int],
+    ids: Sequence[int],
+    *,
+    counted: bool,
+    new: bool = False,
 ) -> None:
-    """Give every source in ``ids`` exactly ``targets``, keeping counts exact."""
+    """Give every source in ``ids`` exactly ``targets``, keeping counts exact (``new``: the
+    sources were just inserted, so they have no links yet)."""
     if not ids:
         return
-    old = await links_of(call.conn, relation, ids)
-    await call.conn.execute(_unlink_rows(relation), {"ids": list(ids)})
+    old = {} if new else await links_of(call.conn, relation, ids)
+    if not new:
+        await call.conn.execute(_unlink_rows(relation), {"ids": list(ids)})
+    assert isinstance(relation.link, TableLink)
+    positioned = relation.link.position is not None
     rows = [
-        {"source_id": source, "target_id": target, "position": position}
+        (source, target, position) if positioned else (source, target)
         for source in ids
         for position, target in enumerate(targets)
     ]
     if rows:
-        await call.conn.execute_many(_link_rows(relation), rows)
+        await call.conn.execute(_link_rows(relation), {"links": Rows(rows)})
     if relation.counted and counted:
         deltas: dict[int, int] = {}
         for source in ids:
@@ -104,18 +114,39 @@ async def copy_links(
                 deltas[target] = deltas.get(target, 0) - 1
             for target in targets:
                 deltas[target] = deltas.get(target, 0) + 1
-        await relations.adjust_counts(call.conn, call.registry, relation, deltas)
+        await _adjust(call, relation.link, deltas)
 
 
 async def recount(call: Call, ids: Sequence[int], sign: int) -> None:
     """Occurrences that started (+1) or stopped (-1) counting in their terms' counts."""
+    seen: list[Any] = []
     for relation in TABLE_RELATIONS:
-        if relation.counted and ids:
+        if relation.counted and ids and relation.link not in seen:
+            seen.append(relation.link)  # categories and tags: one link table, read once
             deltas: dict[int, int] = {}
             for targets in (await links_of(call.conn, relation, ids)).values():
                 for target in targets:
                     deltas[target] = deltas.get(target, 0) + sign
-            await relations.adjust_counts(call.conn, call.registry, relation, deltas)
+            await _adjust(call, relation.link, deltas)
+
+
+@lru_cache(maxsize=8)
+def _owned(target: Resource) -> sa.Select[Any]:
+    table = target.table
+    return sa.select(table.c.id).where(in_values(table.c.id, "ids"), *target.scope_condition())
+
+
+async def _adjust(call: Call, link: Any, deltas: dict[int, int]) -> None:
+    """``deltas`` added to the counts of targets linked through ``link``, each through the
+    relation whose collection it belongs to: categories and tags share a link table, so the
+    links read for one are the other's too (each term counted once, and its change logged
+    under its own collection)."""
+    changed = [target for target, delta in deltas.items() if delta]
+    for relation in TABLE_RELATIONS:
+        if relation.link is link and relation.counted and changed:
+            rows = await call.conn.all(_owned(call.registry.target(relation)), {"ids": changed})
+            own = {int(r["id"]): deltas[int(r["id"])] for r in rows}
+            await relations.adjust_counts(call.conn, call.registry, relation, own)
 
 
 async def copy_translations(

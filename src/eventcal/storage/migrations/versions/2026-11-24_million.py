@@ -6,7 +6,7 @@ the protected events whose title lacks a word, found through this partial index 
 entries) instead of a walk of every event.
 
 Revision ID: 0018_million
-Revises: 0016_change_aspect
+Revises: 0017_occurrence_indexes
 Create Date: 2026-11-24
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0018_million"
-down_revision = "0016_change_aspect"
+down_revision = "0017_occurrence_indexes"
 branch_labels = None
 depends_on = None
 
