@@ -142,3 +142,16 @@ def translated_match(
             for name in patterns
         ),
     )
+
+
+def other_values(column: sa.Column[Any], param: str) -> sa.Select[Any]:
+    """The values of an indexed ``column`` other than those bound as ``param`` (a list): a walk
+    of an index led by ``column`` from one distinct value to the next (one seek each), so no
+    row of the values asked is read."""
+    table = column.table
+    seen = sa.select(sa.func.min(column).label("value")).cte(f"seen_{column.name}", recursive=True)
+    following = sa.select(sa.func.min(column)).select_from(table).where(column > seen.c.value)
+    seen = seen.union_all(sa.select(following.scalar_subquery()).where(seen.c.value.is_not(None)))
+    return sa.select(seen.c.value).where(
+        seen.c.value.is_not(None), sa.not_(in_values(seen.c.value, param, column.type))
+    )

@@ -269,7 +269,13 @@ event = sa.Table(
     ),
     sa.Index(None, "slug"),
     sa.Index(None, "image_id"),
-    sa.Index(None, "venue_id"),
+    # A filter by venue (or venue location) counts its events in this index: the venue, then
+    # the listing's conditions (issue 18, migration 0019_filter_indexes). A series' occurrences
+    # share their venue, so they land side by side in it.
+    sa.Index(
+        "ix_event_venue_listing",
+        *("venue_id", "status", "hide_from_listings", "start_at", "end_at"),
+    ),
     sa.Index(None, "parent_id"),
     sa.Index(None, "series_id", "start_at"),
     sa.Index(None, "materialized_until"),

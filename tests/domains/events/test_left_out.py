@@ -139,3 +139,26 @@ def test_many_left_out_events_count_the_matches(api: Api, monkeypatch: pytest.Mo
 
     assert api.run(partial(count, 0.001)) == 16
     assert api.run(partial(count, 8)) is None
+
+
+def test_nothing_left_out(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every event listed: the total is the index's matches (no correction is counted)."""
+    if api.database.dialect_name != "sqlite":
+        pytest.skip("SQLite's search index")
+    for i in range(6):
+        make(api, f"Jazz night {i}", f"2026-12-{i + 10} 20:00:00")
+    make(api, "Quiet", "2026-12-01 20:00:00", description="A jazz trio")
+    make(api, "Blues", "2026-12-02 20:00:00")
+    monkeypatch.setattr(search, "COMMON", 2)
+    monkeypatch.setattr(left_out, "RATIO", 0.001)
+    monkeypatch.setattr(left_out, "_correction", lambda *a: pytest.fail("counted"))
+    counted: list[int | None] = []
+    original = left_out.count
+
+    async def recorded(*args: Any) -> int | None:
+        counted.append(await original(*args))
+        return counted[-1]
+
+    monkeypatch.setattr(left_out, "count", recorded)
+    assert api.get(f"{NS}/events", params={"search": "jazz"}).headers["x-tec-total"] == "7"
+    assert counted == [7]

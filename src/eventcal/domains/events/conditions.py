@@ -58,10 +58,13 @@ def _geoloc(shape: tuple[bool | None, bool]) -> list[sa.ColumnElement[bool]]:
         )
     # ``venue_id IN (the located venues)``, not a correlated ``EXISTS``: the venues are read
     # once and the window's events are tested in the listing index (it holds ``venue_id``).
-    located_ids = sa.select(venue.c.id).where(located)
     if wanted is not False or near:
-        return [event.c.venue_id.in_(located_ids)]
-    return [sa.or_(event.c.venue_id.is_(None), event.c.venue_id.not_in(located_ids))]
+        return [event.c.venue_id.in_(sa.select(venue.c.id).where(located))]
+    # Not ``NOT IN (the located venues)``: ranges of an index led by ``venue_id`` (the venue
+    # exists: a foreign key), so the events at unlocated venues are counted without walking
+    # the others (``sides``).
+    unlocated = sa.select(venue.c.id).where(sa.not_(located))
+    return [sa.or_(event.c.venue_id.is_(None), event.c.venue_id.in_(unlocated))]
 
 
 def _first_of_series(windowed: bool) -> list[sa.ColumnElement[bool]]:

@@ -27,6 +27,7 @@ import sqlalchemy as sa
 from eventcal.domains.events import search
 from eventcal.resources.listing import Active, Listing
 from eventcal.storage.db import Connection, in_values
+from eventcal.storage.queries import other_values
 from eventcal.storage.tables import SQLITE_SEARCH_TABLE, UtcDateTime, event
 
 RATIO: float = 2
@@ -43,27 +44,13 @@ _MATCH = search.SEARCH_INDEX.c[SQLITE_SEARCH_TABLE].match(
 _MATCHES = sa.select(sa.func.count()).select_from(search.SEARCH_INDEX).where(_MATCH)
 
 
-def _other_statuses() -> sa.Select[Any]:
-    """The statuses of events other than those listed: a walk of the status index from one
-    distinct value to the next (one seek each), so no event of a listed status is read."""
-    statuses = sa.select(sa.func.min(event.c.status).label("value")).cte("seen", recursive=True)
-    following = sa.select(sa.func.min(event.c.status)).where(event.c.status > statuses.c.value)
-    statuses = statuses.union_all(
-        sa.select(following.scalar_subquery()).where(statuses.c.value.is_not(None))
-    )
-    return sa.select(statuses.c.value).where(
-        statuses.c.value.is_not(None),
-        sa.not_(in_values(statuses.c.value, "statuses", sa.String())),
-    )
-
-
 @lru_cache(maxsize=8)
 def left_out(protected: bool, word_count: int) -> sa.CompoundSelect[Any]:
     """The ids of the events the default listing leaves out (some more than once)."""
     listed_status = in_values(event.c.status, "statuses", sa.String())
     shown = event.c.hide_from_listings == sa.false()
     arms = [
-        sa.select(event.c.id).where(event.c.status.in_(_other_statuses())),
+        sa.select(event.c.id).where(event.c.status.in_(other_values(event.c.status, "statuses"))),
         sa.select(event.c.id).where(listed_status, event.c.hide_from_listings == sa.true()),
         sa.select(event.c.id).where(
             listed_status, shown, event.c.start_at < sa.bindparam("start_min", type_=UtcDateTime)
@@ -131,7 +118,10 @@ async def count(
     matches = int(await conn.scalar(_MATCHES, params))
     cap = int(matches / RATIO)
     bound = _left_out_bound(words.protected, words.count)
-    if int(await conn.scalar(bound, {**params, "cap": cap})) >= cap:
+    left = int(await conn.scalar(bound, {**params, "cap": cap}))
+    if left >= cap:
         return None
+    if left == 0:
+        return matches  # nothing left out (so no series master either)
     correction = _correction(listing, active, words.protected, words.count)
     return matches + int(await conn.scalar(correction, params))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import string
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.compiler import compiles
@@ -119,7 +119,7 @@ class _Indexed(sa.Join):
     columns belong to it; its right side is never rendered."""
 
     inherit_cache = True
-    index: ClassVar[str]
+    index: str
 
     def __init__(self) -> None:
         super().__init__(event, _UNUSED, sa.true())
@@ -141,6 +141,16 @@ class _ById(_Indexed):
 
     inherit_cache = True
     index = str(SQLITE_SEARCH_ROW_INDEX.name)
+
+
+class InIndex(_Indexed):
+    """``event INDEXED BY`` the given index (a filter's own: ``totals.FILTER_INDEXES``)."""
+
+    inherit_cache = True
+
+    def __init__(self, index: str) -> None:
+        super().__init__()
+        self.index = index
 
 
 class BySeries(_Indexed):

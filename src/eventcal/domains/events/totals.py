@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import sqlalchemy as sa
 
-from eventcal.domains.events import left_out, search
+from eventcal.domains.events import left_out, search, sides
 from eventcal.resources.listing import Active, Listing, ListQuery
 from eventcal.storage.db import Connection, Row, in_values
 from eventcal.storage.tables import UtcDateTime, event, event_day_count
@@ -129,9 +129,23 @@ class EventListing(Listing):
             and self.counts_by_day(frozenset(item for item in active if item[0] != "words"))
         )
 
+    def counted_from_a_side(self, active: Active) -> str | None:
+        """The column filter (:data:`.sides.OTHERS`) that alone narrows the default listing."""
+        names = {name for name, _ in active} - {"status", "statuses"}
+        rest = sorted(names - WINDOW_ONLY)
+        if names >= WINDOW_ONLY and len(rest) == 1 and rest[0] in sides.OTHERS:
+            return rest[0]
+        return None
+
     async def count(self, conn: Connection, query: ListQuery) -> int:
         if self.counts_by_day(query.key):
-            return int(await conn.scalar(WINDOW_COUNT, window_count_params(query)))
+            return await self._window_count(conn, query)
+        name = self.counted_from_a_side(query.key)
+        if name is not None:
+            window = partial(self._window_count, conn, query)
+            total = await sides.count(conn, self, query, name, window)
+            if total is not None:
+                return total
         order = query.order
         if isinstance(order, SearchOrder) and self.counts_left_out(query.key, order):
             total = await left_out.count(conn, self, query.key, query.values)
@@ -142,6 +156,9 @@ class EventListing(Listing):
         else:
             statement = self.count_statement(query.key, included=order == INCLUDED)
         return int(await conn.scalar(statement, query.values))
+
+    async def _window_count(self, conn: Connection, query: ListQuery) -> int:
+        return int(await conn.scalar(WINDOW_COUNT, window_count_params(query)))
 
     async def rows(self, conn: Connection, query: ListQuery) -> list[Row]:
         params = {**query.values, "limit": query.per_page, "offset": query.offset}
@@ -169,10 +186,17 @@ def _event_count(
 ) -> sa.Select[Any]:
     """The count; with ``exact``, the words' tests are the index's (only a protected event's
     title is read), and the events' other conditions are read from ``ix_event_search_row``."""
-    linked = not search_index and not included and not {n for n, _ in active}.isdisjoint(LINKED)
-    source, conditions = search.source(
-        search_index, row_index=exact, included=included, by_id=linked
-    )
+    plain = not search_index and not included
+    own = sides.source(active) if plain else None
+    source: sa.FromClause
+    conditions: list[Any]
+    if own is not None:
+        source, conditions = own, []
+    else:
+        linked = plain and not {n for n, _ in active}.isdisjoint(LINKED)
+        source, conditions = search.source(
+            search_index, row_index=exact, included=included, by_id=linked
+        )
     if exact:
         words = dict(active)["words"]
         assert isinstance(words, search.Words)
