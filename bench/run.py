@@ -21,6 +21,7 @@ import os
 import platform
 import random
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -58,6 +59,7 @@ FIRST_PORT = 8765
 SERVER_CPU = "0"
 WRK_CPU = "1"
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 # --- wrk scripts -------------------------------------------------------------------------------
@@ -170,6 +172,10 @@ class Result:
     """Resident memory of the server's worker after the measurement (the issue's memory target)."""
     writes: str = ""
     """What the writer did during the measurement (writes/s, failures, median latency)."""
+    cpu: dict[str, float] = field(default_factory=dict)
+    """CPUs busy during the measurement (CPU seconds per second): ``server`` (granian and its
+    workers), ``wrk``, and ``other`` (the rest of the machine: the database server, the
+    editor's thread, anything else running)."""
 
 
 @dataclass(slots=True)
@@ -436,6 +442,15 @@ class Server:
                     sizes.append(int(found.group(1)) / 1024)
         return round(max(sizes), 1) if sizes else None
 
+    def cpu_seconds(self) -> float:
+        """CPU time used so far by granian's main process and its workers (user + system)."""
+        total = 0.0
+        for pid in (self.process.pid, *self.worker_pids()):
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+        return total
+
     def worker_pids(self) -> list[int]:
         """The worker processes (children of granian's main process)."""
         children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
@@ -564,7 +579,9 @@ def measure(server: Server, scenario: Scenario, load: Load, warmup: int, work_di
         if warmup > 0:
             run_wrk(server, scenario, replace(load, duration=warmup), script_path)
         sent_before, started = (writer.sent if writer else 0), time.monotonic()
+        before = _cpu_sample(server)
         raw = run_wrk(server, scenario, load, script_path)
+        cpu = _cpu_used(before, _cpu_sample(server), time.monotonic() - started)
     finally:
         if writer is not None:
             writer.stop()
@@ -599,7 +616,29 @@ def measure(server: Server, scenario: Scenario, load: Load, warmup: int, work_di
         meets_target=meets,
         rss_mb=server.worker_rss_mb(),
         writes=writes,
+        cpu=cpu,
     )
+
+
+def _machine_busy_seconds() -> float:
+    """CPU seconds every CPU of the machine spent busy so far (``/proc/stat``)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]  # idle, iowait
+    return (sum(values[:8]) - idle) / CLOCK_TICKS
+
+
+def _cpu_sample(server: Server) -> tuple[float, float, float]:
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return server.cpu_seconds(), children.ru_utime + children.ru_stime, _machine_busy_seconds()
+
+
+def _cpu_used(
+    before: tuple[float, float, float], after: tuple[float, float, float], seconds: float
+) -> dict[str, float]:
+    """CPUs busy between two samples: the server, wrk (the only child reaped in between) and
+    the rest of the machine."""
+    server, wrk, machine = (round((a - b) / seconds, 2) for a, b in zip(after, before, strict=True))
+    return {"server": server, "wrk": wrk, "other": round(max(machine - server - wrk, 0.0), 2)}
 
 
 # --- profiling (--profile) ------------------------------------------------------------------
@@ -881,6 +920,10 @@ def run(args: argparse.Namespace, load: Load) -> int:
     for r in results:
         if r.writes:
             print(f"{r.scenario}: {r.writes}")
+    print("CPUs busy while measuring (server / wrk / other):")
+    for r in results:
+        if r.cpu:
+            print(f"  {r.scenario}: {r.cpu['server']} / {r.cpu['wrk']} / {r.cpu['other']}")
     print(f"\nresults: {path.relative_to(ROOT)}")
     if profile_summary is not None:
         print(f"profile: {profile_summary.relative_to(ROOT)}")
