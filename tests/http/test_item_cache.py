@@ -14,6 +14,7 @@ import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient
 
+from eventcal.storage import itemcache
 from eventcal.storage.itemcache import ItemCache
 from tests.conftest import NS, Api
 from tests.two_processes import create, items
@@ -164,7 +165,7 @@ def test_a_write_the_change_log_does_not_name_clears_the_cache(
     assert [e["venue"]["venue"] for e in both(reader, event)] == ["Side door", "Side door"]
 
 
-def test_an_entry_built_while_a_sync_applied_changes_is_not_kept() -> None:
+def test_an_entry_built_while_a_sync_dropped_its_dependency_is_not_kept() -> None:
     cache = ItemCache(1024 * 1024)
     epoch = cache.epoch
     cache.put(("event", 1, 1), b"old", [("event", 1)], 100, epoch)
@@ -175,6 +176,55 @@ def test_an_entry_built_while_a_sync_applied_changes_is_not_kept() -> None:
     cache.invalidate([("event", 1)])
     assert cache.get(("event", 1, 1)) is None
     assert len(cache) == 0 and cache.size == 0
+
+
+def test_an_entry_built_while_a_sync_changed_other_items_is_kept() -> None:
+    """On PostgreSQL a sync lands in most builds under load (every statement awaits): an
+    entry whose items the sync left alone is as fresh as one kept before it."""
+    cache = ItemCache(1024 * 1024)
+    epoch = cache.epoch
+    cache.invalidate([("event", 7), ("venue", 3)], [None, "text"])  # another request's sync
+    cache.put(("event", 2, 1), b"built", [("event", 2), ("venue", 9)], 100, epoch)
+    assert cache.get(("event", 2, 1)) == b"built"
+    cache.invalidate([("venue", 9)])
+    assert cache.get(("event", 2, 1)) is None
+
+
+def test_an_entry_built_before_a_clear_is_not_kept() -> None:
+    cache = ItemCache(1024 * 1024)
+    epoch = cache.epoch
+    cache.clear()  # a gap in the log: what changed is unknown
+    cache.put(("event", 2, 1), b"built", [("event", 2)], 100, epoch)
+    cache.put_total("total", cache.stamp(["event"]), 5, epoch)
+    assert cache.get(("event", 2, 1)) is None
+    assert cache.total("total", cache.stamp(["event"])) is None
+
+
+def test_the_memory_of_drops_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(itemcache, "MAX_DROPS_KEPT", 10)
+    cache = ItemCache(1024 * 1024)
+    epoch = cache.epoch
+    for i in range(30):
+        cache.invalidate([("event", 100 + i)])
+    assert len(cache._dropped_at) <= 11
+    # The dependency's drop was forgotten: builds that began before are refused instead.
+    cache.put(("event", 100, 1), b"built", [("event", 100)], 100, epoch)
+    assert cache.get(("event", 100, 1)) is None
+    cache.put(("event", 100, 1), b"built", [("event", 100)], 100, cache.epoch)
+    assert cache.get(("event", 100, 1)) == b"built"
+
+
+def test_a_total_counted_while_a_sync_ran_is_kept_by_its_stamp() -> None:
+    cache = ItemCache(1024 * 1024)
+    epoch = cache.epoch
+    stamp = cache.stamp(["event"])  # taken before counting
+    cache.invalidate([("venue", 3)])  # a change the total does not read
+    cache.put_total("total", stamp, 5, epoch)
+    assert cache.total("total", cache.stamp(["event"])) == 5
+    stamp = cache.stamp(["event"])
+    cache.invalidate([("event", 3)])  # while counting: the stored stamp is already old
+    cache.put_total("total", stamp, 6, cache.epoch - 1)
+    assert cache.total("total", cache.stamp(["event"])) is None
 
 
 def test_the_cache_is_bounded_by_size() -> None:

@@ -363,16 +363,41 @@ def test_an_entry_follows_its_dependencies_and_its_generations() -> None:
     assert len(cache) == 1  # the single read was dropped, not only missed
 
 
-def test_an_entry_built_while_a_sync_applied_changes_follows_the_version() -> None:
+def test_an_entry_built_while_a_sync_changed_what_it_read_follows_the_version() -> None:
     items = ItemCache(1024 * 1024)
     cache = ResponseCache(1024 * 1024, items)
     items.watermark = 1
-    reads = Reads(items.epoch, {("event", 1)})
-    items.invalidate([("venue", 9)])  # another request's sync, while this one was built
-    cache.put("key", 1, built(), reads)
-    assert cache.get("key", 1) is not None
+    single, listing = Reads(items.epoch, {("event", 1)}), Reads(items.epoch)
+    listing.listed(["event"])
+    # Another request's sync, while these were built: the single read's event, and an event
+    # the listing may list.
+    items.invalidate([("event", 1)])
+    cache.put("single", 1, built(), single)
+    cache.put("listing", 1, built(), listing)
+    assert cache.get("single", 1) is not None and cache.get("listing", 1) is not None
     items.watermark = 2
-    assert cache.get("key", 2) is None
+    assert cache.get("single", 2) is None
+    assert cache.get("listing", 2) is None
+
+
+def test_an_entry_built_while_a_sync_changed_other_items_follows_what_it_read() -> None:
+    """On PostgreSQL a sync lands in most builds while an editor writes (every statement
+    awaits): a response whose items and listed kinds the sync left alone stays kept."""
+    items = ItemCache(1024 * 1024)
+    cache = ResponseCache(1024 * 1024, items)
+    items.watermark = 1
+    single, listing = Reads(items.epoch, {("event", 1)}), Reads(items.epoch)
+    listing.listed(["event"])
+    items.invalidate([("event", 9)], ["text"])  # a text edit of another event
+    cache.put("single", 1, built(), single)
+    cache.put("listing", 1, built(), listing)
+    items.watermark = 2
+    assert cache.get("single", 2) is not None
+    assert cache.get("listing", 2) is not None
+    items.invalidate([("event", 1)])
+    items.watermark = 3
+    assert cache.get("single", 3) is None
+    assert cache.get("listing", 3) is None
 
 
 def test_an_entry_is_not_used_before_the_log_is_applied_up_to_the_version() -> None:

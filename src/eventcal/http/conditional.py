@@ -156,19 +156,20 @@ class ResponseCache:
 
     def put(self, key: Any, version: int, built: Built, reads: Reads | None = None) -> None:
         """Keep a response built at ``version``; with ``reads`` complete (and no sync having
-        applied changes while it was built), by what it read."""
+        applied a change to what it read while it was built), by what it read."""
         key_size = key_bytes(key)
         if key_size > MAX_KEY_BYTES:
             return
         entry = _Entry(version, built)
         deps: tuple[tuple[str, int], ...] = ()
         items = self._items
-        # A sync that applied changes while the response was built may have missed it.
+        # A sync that applied a change to what it read while the response was built may have
+        # missed it (and the stamp below would be the new one).
         if (
             items is not None
             and reads is not None
             and reads.complete
-            and reads.epoch == items.epoch
+            and items.unchanged_since(reads.epoch, reads.deps, reads.generations)
         ):
             generations = tuple(sorted(reads.generations))
             entry = _Entry(version, built, generations, items.stamp_of(generations))

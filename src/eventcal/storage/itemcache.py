@@ -21,9 +21,12 @@ name), and a total whose stamp is not current is counted again. A change logged 
 *text generation*, which stamps only the totals of listings with a search condition: a title edit
 leaves a category's total alone, not the total of a search for the new word.
 
-An entry built while a sync ran (its data may predate a change the sync applied) is not stored:
-:meth:`put` takes the *epoch* the request saw after its own sync and drops the entry when a sync
-has applied changes since.
+An entry built while a sync dropped one of the items it was built from (its data may predate
+that change) is not stored: :meth:`put` takes the *epoch* the request saw after its own sync and
+drops the entry when a sync has since applied a change naming one of its dependencies (or cleared
+the cache). Changes of other items do not matter to it, as they would not have dropped it had it
+been stored before them: on PostgreSQL, where a build awaits every statement, a sync lands in
+most builds under load, and refusing them all kept nothing while an editor wrote.
 
 The response cache keeps responses the same way (``http/conditional.py``): its store follows
 the change log through this cache (:meth:`ItemCache.follow`), a response collects what it was
@@ -52,6 +55,9 @@ MAX_CHANGES = 2000
 """More changes than this since the last sync: clear everything instead of reading them all."""
 MAX_TOTALS = 10_000
 """Listing totals kept (least recently used go first; each is a key and an integer)."""
+MAX_DROPS_KEPT = 20_000
+"""Items whose last drop's epoch is remembered for :meth:`ItemCache.unchanged_since`; past
+that, the memory starts again and builds that began earlier are not kept."""
 ENTRY_OVERHEAD = 3000
 """Bytes an entry costs besides its value (key, dependency sets, LRU links, and the heap around
 them): 32 MB so counted grew a worker by 33 MB (tracemalloc and VmRSS after malloc_trim)."""
@@ -98,6 +104,12 @@ class ItemCache:
         """The data version up to which every change has been applied."""
         self.epoch = 0
         """Grows each time a sync drops entries (see :meth:`put`)."""
+        self._floor = 0
+        """Builds that began before this epoch are not kept (the cache was cleared since)."""
+        self._dropped_at: dict[Dependency, int] = {}
+        """The epoch at which each item's entries were last dropped."""
+        self._bumped_at: dict[str, int] = {}
+        """The epoch at which each generation last moved."""
         self.hits = 0
         self.misses = 0
         self._items = Store(max_bytes)
@@ -137,11 +149,28 @@ class ItemCache:
     def put(
         self, key: Hashable, value: Any, deps: Iterable[Dependency], size: int, epoch: int
     ) -> None:
-        """Keep ``value`` (about ``size`` bytes) unless a sync applied changes after ``epoch``."""
+        """Keep ``value`` (about ``size`` bytes) unless a sync dropped one of ``deps`` after
+        ``epoch``."""
         cost = size + ENTRY_OVERHEAD
-        if epoch != self.epoch or cost > self.max_bytes // 16:
+        kept = tuple(set(deps))
+        if cost > self.max_bytes // 16 or not self.unchanged_since(epoch, kept):
             return
-        self._items.put(key, value, tuple(set(deps)), cost)
+        self._items.put(key, value, kept, cost)
+
+    def unchanged_since(
+        self, epoch: int, deps: Iterable[Dependency], generations: Iterable[str] = ()
+    ) -> bool:
+        """No sync after ``epoch`` dropped what depends on one of ``deps`` or moved one of
+        ``generations``, and none cleared the cache: a value built from data read after
+        ``epoch`` is as fresh as one kept before and left alone since."""
+        if epoch < self._floor:
+            return False
+        if epoch == self.epoch:
+            return True
+        dropped, bumped = self._dropped_at, self._bumped_at
+        return all(dropped.get(dep, 0) <= epoch for dep in deps) and all(
+            bumped.get(name, 0) <= epoch for name in generations
+        )
 
     def stamp(self, kinds: Iterable[str], *, text: bool = False) -> tuple[int, ...]:
         """The current generation of what reads of ``kinds`` depend on; with ``text``, of
@@ -162,7 +191,8 @@ class ItemCache:
         return found[1]
 
     def put_total(self, key: Hashable, stamp: tuple[int, ...], total: int, epoch: int) -> None:
-        if epoch != self.epoch or not self.enabled:
+        # The stamp, taken before counting, decides: a sync since then moved it if it matters.
+        if epoch < self._floor or not self.enabled:
             return
         self._totals[key] = (stamp, total)
         self._totals.move_to_end(key)
@@ -174,6 +204,9 @@ class ItemCache:
             store.clear()
         self._totals.clear()
         self.epoch += 1
+        self._floor = self.epoch
+        self._dropped_at.clear()
+        self._bumped_at.clear()
         self._cleared += 1
 
     def invalidate(
@@ -183,14 +216,21 @@ class ItemCache:
         change log); totals that read their kinds become stale, or only those that search
         their text when the item's change (same position in ``aspects``, if given) is a
         ``text`` one."""
+        epoch = self.epoch + 1
         kinds = set()
+        dropped = self._dropped_at
+        if len(dropped) > MAX_DROPS_KEPT:
+            dropped.clear()
+            self._floor = epoch
         for dep, aspect in zip(items, aspects or repeat(None), strict=False):
             kinds.add(dep[0] if aspect != TEXT else f"{dep[0]}:{TEXT}")
+            dropped[dep] = epoch
             for store in self._stores:
                 store.drop_dependents(dep)
         for kind in kinds:
             self._generations[kind] = self._generations.get(kind, 0) + 1
-        self.epoch += 1
+            self._bumped_at[kind] = epoch
+        self.epoch = epoch
 
     async def sync(self, database: Database, version: int) -> None:
         """Apply the changes committed up to data version ``version`` (see the module
