@@ -224,3 +224,41 @@ def test_a_commit_cancelled_in_its_thread_still_tells_its_members(path: Path) ->
 
     run(path, scenario)
     assert notes(path) == ["note", "after"]
+
+
+def checkpoint_of(db: SQLiteDatabase) -> asyncio.Task[None] | None:
+    return db._checkpoint
+
+
+def test_a_large_commit_is_answered_before_the_wal_is_checkpointed(path: Path) -> None:
+    """A write of more than 1,000 WAL pages (SQLite's automatic checkpoint would copy them into
+    the database file inside its ``COMMIT``) is answered, durable, with the database file as it
+    was; the checkpoint follows in the background. Small writes start none."""
+    release = asyncio.Event()
+    size = path.stat().st_size
+
+    async def scenario(db: SQLiteDatabase) -> None:
+        checkpoint = db._run_checkpoint
+
+        async def held() -> None:
+            await release.wait()
+            await checkpoint()
+
+        db._run_checkpoint = held  # type: ignore[method-assign]
+        try:
+            await write(db, path, "small", {})
+            assert checkpoint_of(db) is None
+            async with db.transaction() as conn:
+                raw = conn.raw  # type: ignore[attr-defined]
+                raw.executemany("INSERT INTO note (text) VALUES (?)", [("x" * 3000,)] * 1500)
+            assert len(notes(path)) == 1501  # answered: durable, seen by any connection
+            assert path.stat().st_size == size  # ... from the WAL: nothing copied back yet
+        finally:
+            release.set()
+        task = checkpoint_of(db)
+        assert task is not None
+        await task
+        assert db.checkpoints == 1
+        assert path.stat().st_size > size + 1500 * 3000
+
+    run(path, scenario)

@@ -171,7 +171,9 @@ class _CompileCache:
         return compiled
 
 
-_PASS_DATES = orjson.OPT_PASSTHROUGH_DATETIME
+_ROWS_JSON = orjson.OPT_OMIT_MICROSECONDS
+"""Dates in a :class:`Rows` as orjson writes them, to the second as SQLite stores them (see
+storage/rowsets.py)."""
 
 
 _AS_IS = frozenset({int, str, float, bytes, bool, type(None)})
@@ -191,8 +193,8 @@ def _sqlite_parameters(compiled: _Compiled, params: Mapping[str, Any] | None) ->
 
 def _sqlite_value(value: Any) -> Any:
     if isinstance(value, Rows):
-        # Nested dates as SQLite stores them (this function), not as orjson writes them.
-        return orjson.dumps(value.rows, default=_sqlite_value, option=_PASS_DATES).decode()
+        # Dates as orjson writes them: the statement reads them with datetime() (rowsets.py).
+        return orjson.dumps(value.rows, default=_sqlite_value, option=_ROWS_JSON).decode()
     if isinstance(value, datetime):
         if value.tzinfo is not None:
             value = value.astimezone(UTC).replace(tzinfo=None)

@@ -9,6 +9,13 @@ statements, ~95 ms; one statement, ~35 ms on 114,524 events; bench/README.md, is
 SQLite reads the rows with ``json_each`` and ``json_extract``; PostgreSQL with
 ``jsonb_array_elements`` and a cast per column. The parameter's value is a :class:`Rows`, which
 each connection encodes as a JSON array (``db._sqlite_value``, ``db._pg_value``).
+
+Dates and times are written by orjson itself, in C (ISO 8601 with a ``T``, an aware one with its
+offset, whole seconds), and on SQLite a date-time column's value is read through ``datetime()``,
+which gives the form SQLite stores (``YYYY-MM-DD HH:MM:SS``, in UTC for an aware value): no
+Python call per value (a two-year daily series binds ~3,650 of them: 2.9 ms of formatting in
+Python, 0.1 ms in C). orjson writes an offset in whole minutes: pass aware values in UTC (an
+instant of a zone's local mean time, before ~1900, would lose its seconds).
 """
 
 from __future__ import annotations
@@ -61,7 +68,8 @@ class _item(ColumnElement[Any]):  # noqa: N801 - reads like a SQL function in st
 
 @compiles(_item, "sqlite")
 def _item_sqlite(element: _item, compiler: Any, **kw: Any) -> str:
-    return f"json_extract({compiler.process(element.row, **kw)}, '$[{int(element.index)}]')"
+    value = f"json_extract({compiler.process(element.row, **kw)}, '$[{int(element.index)}]')"
+    return f"datetime({value})" if isinstance(element.type, sa.DateTime) else value
 
 
 @compiles(_item, "postgresql")
