@@ -248,6 +248,31 @@ def test_a_repeated_time_on_the_fall_back_day_is_its_first_pass(
     assert (repeated.original, repeated.start_local, repeated.start_at) == (day, day, instant)
 
 
+@pytest.mark.parametrize(
+    "zone",
+    ["Australia/Lord_Howe", "America/Santiago", "America/St_Johns", "Europe/Dublin", "UTC-03:30"],
+)
+@pytest.mark.parametrize("clock", [time(1, 45), time(2, 15), time(2, 30), time(23, 30)])
+def test_every_day_of_two_years_agrees_with_the_zone_database(zone: str, clock: time) -> None:
+    """Instants and wall-clock times, computed by arithmetic on the zone's offsets, are
+    zoneinfo's own conversions (fold 0: the offset before a gap, the first pass of a repeated
+    time) on every day, in zones with half-hour changes, southern and negative DST, a fixed
+    offset, and times in and around the gaps and overlaps."""
+    rule = rule_of(["RRULE:FREQ=DAILY"], datetime.combine(datetime(2027, 1, 1), clock), zone)
+    zone_info = rule.zone
+    items = occurrences(rule, end=rule.start + timedelta(minutes=45))
+    assert len(items) >= 730
+    for item in items:
+        moment = item.original.replace(tzinfo=zone_info, fold=0).astimezone(UTC)
+        shown = moment.astimezone(zone_info).replace(tzinfo=None)
+        end = (shown + timedelta(minutes=45)).replace(tzinfo=zone_info, fold=0).astimezone(UTC)
+        assert (item.start_at, item.start_local) == (moment, shown)
+        end_shown = end.astimezone(zone_info).replace(tzinfo=None)
+        assert (item.end_at, item.end_local) == (end, end_shown)
+        assert item.start_at.tzinfo is UTC
+        assert not (item.start_local.fold or item.end_local.fold)
+
+
 # --- All-day and multi-day ---------------------------------------------------------------
 
 

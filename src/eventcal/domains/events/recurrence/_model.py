@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
+from functools import lru_cache
 from typing import Any
 
 from eventcal.timezones import resolve_timezone
@@ -75,9 +76,15 @@ class Rule:
 
     @property
     def zone(self) -> tzinfo:
-        zone = resolve_timezone(self.zone_name)
-        assert zone is not None
-        return zone
+        return _zone(self.zone_name)
+
+
+@lru_cache(maxsize=64)
+def _zone(name: str) -> tzinfo:
+    """A rule's zone (an expansion asks for it per occurrence: resolved once per name)."""
+    zone = resolve_timezone(name)
+    assert zone is not None
+    return zone
 
 
 @dataclass(frozen=True, slots=True)
