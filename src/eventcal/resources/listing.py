@@ -114,7 +114,10 @@ class Listing:
 
     async def count(self, conn: Connection, query: ListQuery) -> int:
         """The exact number of items the query lists."""
-        return int(await conn.scalar(self.count_statement(query.key), query.values))
+        statement = self.count_statement(query.key)
+        if self.reads_text(query.key):  # its plan depends on the words (see the method)
+            return int(await conn.scalar_planned_for_values(statement, query.values))
+        return int(await conn.scalar(statement, query.values))
 
     async def rows(self, conn: Connection, query: ListQuery) -> list[Row]:
         """The rows of the query's page."""

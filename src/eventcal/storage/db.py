@@ -245,6 +245,14 @@ class Connection(ABC):
         row = await self.first(stmt, params)
         return None if row is None else row[next(iter(row.keys()))]
 
+    async def scalar_planned_for_values(
+        self, stmt: Executable, params: Mapping[str, Any] | None = None
+    ) -> Any:
+        """:meth:`scalar` for a statement whose best plan depends on its values, such as text
+        patterns tested row by row (PostgreSQL plans it for them each time: see
+        ``storage/postgres.py``)."""
+        return await self.scalar(stmt, params)
+
     @abstractmethod
     async def execute(self, stmt: Executable, params: Mapping[str, Any] | None = None) -> int:
         """Run a statement that returns no rows; the number of rows it touched."""

@@ -155,6 +155,8 @@ class EventListing(Listing):
             statement = self.count_statement(query.key, search_index=True, exact=order.exact)
         else:
             statement = self.count_statement(query.key, included=order == INCLUDED)
+        if self.reads_text(query.key):  # its plan depends on the words (see the method)
+            return int(await conn.scalar_planned_for_values(statement, query.values))
         return int(await conn.scalar(statement, query.values))
 
     async def _window_count(self, conn: Connection, query: ListQuery) -> int:
