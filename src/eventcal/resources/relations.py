@@ -160,6 +160,7 @@ def _count_statement(table: sa.Table) -> sa.Update:
     )
 
 
+@lru_cache(maxsize=64)
 def counts_own_table(registry: Registry, resource: Resource) -> bool:
     """Whether a count kept by the collection's links is one of its own items' (then a write
     of an item may change another row of its table, or its own)."""
