@@ -239,9 +239,10 @@ class SQLiteDatabase(Database):
                 yield conn
                 if versioned:
                     version = int(raw.execute(change_log.NEXT_VERSION).fetchone()[0])
-                    await conn.execute_many(
-                        change_log.INSERT, change_log.rows(conn.changes, version)
-                    )
+                    if conn.changes:
+                        await conn.execute(
+                            change_log.INSERT, change_log.params(conn.changes, version)
+                        )
             except BaseException:
                 # Some errors (disk full, I/O) make SQLite roll back the whole transaction:
                 # then the batch's COMMIT fails and every member learns it.
