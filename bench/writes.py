@@ -54,14 +54,14 @@ async def _creates(app: Any, database: Any, args: argparse.Namespace) -> None:
             if status != 201:
                 raise RuntimeError(f"{status}: {body[:300]!r}")
 
-    commits, statements = database.commits, database.statement_count
+    commits, statements = getattr(database, "commits", 0), database.statement_count
     cpu = time.process_time()
     await asyncio.gather(*(client() for _ in range(args.clients)))
     cpu = (time.process_time() - cpu) / args.requests * 1e6
-    commits = database.commits - commits
+    commits = getattr(database, "commits", 0) - commits  # SQLite's group commit only
     print(
-        f"creates, {args.clients} clients: {cpu:,.0f} µs of CPU per request, {commits} commits "
-        f"(batch {args.requests / max(commits, 1):.1f}), "
+        f"creates, {args.clients} clients: {cpu:,.0f} µs of CPU per request, "
+        f"{f'{commits} commits (batch {args.requests / commits:.1f}), ' if commits else ''}"
         f"{(database.statement_count - statements) / args.requests:.1f} statements per request, "
         f"p50 {_percentile(latencies, 0.5) * 1e3:.1f} ms, "
         f"p99 {_percentile(latencies, 0.99) * 1e3:.1f} ms"
