@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -262,3 +263,49 @@ def test_a_large_commit_is_answered_before_the_wal_is_checkpointed(path: Path) -
         assert path.stat().st_size > size + 1500 * 3000
 
     run(path, scenario)
+
+
+class _TimedCommit:
+    """The write connection, noting the loop turn at which its ``COMMIT`` returned."""
+
+    def __init__(self, raw: sqlite3.Connection, turns: list[int]) -> None:
+        self._raw = raw
+        self._turns = turns
+        self.returned: int | None = None
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._raw, name)
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+        cursor = self._raw.execute(sql, *args)
+        if sql.strip().upper() == "COMMIT":
+            self.returned = self._turns[0]
+        return cursor
+
+
+def test_writers_resume_within_a_few_turns_of_the_loop_after_their_commit(path: Path) -> None:
+    """On a loop busy with reads every hand-over between the commit's thread and the writers
+    (a task to start, a future chained to another) costs them a whole turn of the loop: the
+    thread hands the outcome over itself and the writers are told at once."""
+    turns = [0]
+    waits: list[int] = []
+
+    async def ticker() -> None:
+        while True:
+            turns[0] += 1
+            await asyncio.sleep(0)
+
+    async def scenario(db: SQLiteDatabase) -> None:
+        assert db._write is not None
+        timed = _TimedCommit(db._write.raw, turns)
+        db._write.raw = timed  # type: ignore[assignment]
+        ticking = asyncio.create_task(ticker())
+        for i in range(5):
+            await write(db, path, f"note {i}", {})
+            assert timed.returned is not None
+            waits.append(turns[0] - timed.returned)
+        ticking.cancel()
+        db._write.raw = timed._raw
+
+    run(path, scenario)
+    assert max(waits) <= 3, waits  # two: the hand-over, then the writer (it was six)

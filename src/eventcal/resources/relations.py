@@ -22,6 +22,7 @@ from eventcal.resources import changes
 from eventcal.resources.registry import Incoming, Registry
 from eventcal.resources.spec import ColumnLink, Relation, Resource, TableLink
 from eventcal.storage.db import Connection, Row, in_values
+from eventcal.storage.rowsets import Rows, rows_of
 
 if TYPE_CHECKING:
     from eventcal.context import Call
@@ -127,21 +128,43 @@ def _statements(relation: Relation, target: Resource) -> dict[str, Any]:
     }
     if link.position is not None:
         values[link.position.name] = sa.bindparam("position")
-    count = None
-    if relation.counted:
-        table = target.table
-        count = (
-            sa.update(table)
-            .where(table.c.id == sa.bindparam("target_id", type_=sa.Integer))
-            .values(count=table.c.count + sa.bindparam("delta", type_=sa.Integer))
-            .returning(table.c.id, table.c.revision)
-        )
-    return {
-        "current": current,
-        "unlink": unlink,
-        "link": sa.insert(link.table).values(values),
-        "count": count,
-    }
+    return {"current": current, "unlink": unlink, "link": sa.insert(link.table).values(values)}
+
+
+@lru_cache(maxsize=16)
+def _count_statement(table: sa.Table) -> sa.Update:
+    """Add each target's delta (a :class:`Rows` of ``(id, delta)``) to its count, in one
+    statement. The rows are locked first in id order (``FOR UPDATE`` in the subquery, on
+    PostgreSQL; a SQLite write transaction excludes every other writer anyway): a fixed lock
+    order, so two writers adjusting overlapping terms never deadlock."""
+    source, (target_id, delta) = rows_of("deltas", (table.c.id, table.c.count))
+    locked = table.alias("locked")
+    in_order = (
+        sa.select(locked.c.id)
+        .where(in_values(locked.c.id, "ids"))
+        .order_by(locked.c.id)
+        .with_for_update()
+    )
+    added = (
+        sa.select(delta.element)
+        .select_from(source)
+        .where(target_id.element == table.c.id)
+        .correlate(table)
+        .scalar_subquery()
+    )
+    return (
+        sa.update(table)
+        .where(table.c.id.in_(in_order))
+        .values(count=table.c.count + added)
+        .returning(table.c.id, table.c.revision)
+    )
+
+
+@lru_cache(maxsize=64)
+def counts_own_table(registry: Registry, resource: Resource) -> bool:
+    """Whether a count kept by the collection's links is one of its own items' (then a write
+    of an item may change another row of its table, or its own)."""
+    return any(r.counted and registry.target(r).table is resource.table for r in resource.relations)
 
 
 async def linked_ids(call: Call, relation: Relation, source_id: int) -> list[int]:
@@ -149,6 +172,17 @@ async def linked_ids(call: Call, relation: Relation, source_id: int) -> list[int
     found = _statements(relation, call.registry.target(relation))
     rows = await call.conn.all(found["current"], {"source_id": source_id})
     return [int(r["target_id"]) for r in rows]
+
+
+@dataclass(slots=True)
+class _Work:
+    """What a write does to the links of one item: per link table the links removed and
+    added (relations sharing a table, categories and tags, share its statements), and per
+    counted relation the count deltas of its targets."""
+
+    unlinked: dict[sa.Table, tuple[sa.Delete, list[int]]]
+    linked: dict[sa.Table, tuple[sa.Insert, list[dict[str, Any]]]]
+    counts: list[tuple[Relation, dict[int, int]]]
 
 
 async def set_links(
@@ -164,7 +198,10 @@ async def set_links(
     """Replace the item's links of each relation in ``wanted`` (kept in the order given where
     the link keeps one) and keep the counts of counted relations: a source counts while it is
     published, whether its links or its status changed. A ``new`` item (inserted in this
-    transaction, with an id never used before) has no links yet: they are not read."""
+    transaction, with an id never used before) has no links yet: they are not read. One
+    statement per link table for the links removed, one for those added, one per target
+    table for the counts."""
+    work = _Work({}, {}, [])
     for relation in resource.relations:
         if not isinstance(relation.link, TableLink):
             continue
@@ -175,8 +212,8 @@ async def set_links(
         current = [] if new else await linked_ids(call, relation, source_id)
         target_ids = wanted[relation] if sent else current
         if sent and current != target_ids:
-            await _replace(
-                call.conn,
+            _replace(
+                work,
                 relation=relation,
                 statements=statements,
                 source_id=source_id,
@@ -184,16 +221,21 @@ async def set_links(
                 wanted=target_ids,
             )
         if relation.counted:
-            await _count(
-                call,
-                relation,
-                current=current if was_counted else [],
-                wanted=target_ids if is_counted else [],
+            work.counts.append(
+                (
+                    relation,
+                    _deltas(current if was_counted else [], target_ids if is_counted else []),
+                )
             )
+    for unlink, ids in work.unlinked.values():
+        await call.conn.execute(unlink, {"source_id": source_id, "ids": ids})
+    for link, rows in work.linked.values():
+        await call.conn.execute_many(link, rows)
+    await adjust_all_counts(call.conn, call.registry, work.counts)
 
 
-async def _replace(
-    conn: Connection,
+def _replace(
+    work: _Work,
     *,
     relation: Relation,
     statements: dict[str, Any],
@@ -201,21 +243,21 @@ async def _replace(
     current: list[int],
     wanted: list[int],
 ) -> None:
-    assert isinstance(relation.link, TableLink)
-    ordered = relation.link.position is not None
+    link = relation.link
+    assert isinstance(link, TableLink)
+    ordered = link.position is not None
     removed = current if ordered else sorted(set(current) - set(wanted))
     added = wanted if ordered else sorted(set(wanted) - set(current))
     if removed:
-        await conn.execute(statements["unlink"], {"source_id": source_id, "ids": removed})
+        work.unlinked.setdefault(link.table, (statements["unlink"], []))[1].extend(removed)
     if added:
-        rows = [
+        work.linked.setdefault(link.table, (statements["link"], []))[1].extend(
             {"source_id": source_id, "target_id": target_id, "position": position}
             for position, target_id in enumerate(added)
-        ]
-        await conn.execute_many(statements["link"], rows)
+        )
 
 
-async def _count(call: Call, relation: Relation, *, current: list[int], wanted: list[int]) -> None:
+def _deltas(current: list[int], wanted: list[int]) -> dict[int, int]:
     """The source stopped counting for ``current`` and counts for ``wanted``: relative count
     updates, so concurrent writers never lose an increment."""
     deltas: dict[int, int] = {}
@@ -223,21 +265,40 @@ async def _count(call: Call, relation: Relation, *, current: list[int], wanted: 
         deltas[target_id] = deltas.get(target_id, 0) - 1
     for target_id in wanted:
         deltas[target_id] = deltas.get(target_id, 0) + 1
-    await adjust_counts(call.conn, call.registry, relation, deltas)
+    return deltas
 
 
 async def adjust_counts(
     conn: Connection, registry: Registry, relation: Relation, deltas: Mapping[int, int]
 ) -> None:
-    """Add ``deltas`` to the targets' counts, in id order (a fixed lock order: no deadlocks
-    between writers), and record the change of each."""
-    target = registry.target(relation)
-    statement = _statements(relation, target)["count"]
-    for target_id, delta in sorted(deltas.items()):
-        if delta:
-            row = await conn.first(statement, {"target_id": target_id, "delta": delta})
-            if row is not None:
-                changes.record(conn, target.name, int(row["id"]), "count", int(row["revision"]))
+    """Add ``deltas`` to the targets' counts and record the change of each."""
+    await adjust_all_counts(conn, registry, [(relation, deltas)])
+
+
+async def adjust_all_counts(
+    conn: Connection, registry: Registry, counts: Sequence[tuple[Relation, Mapping[int, int]]]
+) -> None:
+    """Add the deltas of counted relations to their targets' counts: one statement per target
+    table (categories and tags share one), its rows locked in id order; each target records
+    its change under its own collection, in id order."""
+    tables: dict[sa.Table, dict[int, tuple[int, str]]] = {}
+    for relation, deltas in counts:
+        target = registry.target(relation)
+        changed = tables.setdefault(target.table, {})
+        for target_id, delta in deltas.items():
+            if delta:
+                changed[target_id] = (changed.get(target_id, (0, ""))[0] + delta, target.name)
+    for table, changed in tables.items():
+        ids = sorted(i for i, (delta, _) in changed.items() if delta)
+        if not ids:
+            continue
+        rows = await conn.all(
+            _count_statement(table),
+            {"ids": ids, "deltas": Rows([(i, changed[i][0]) for i in ids])},
+        )
+        for row in sorted(rows, key=lambda r: int(r["id"])):
+            item_id = int(row["id"])
+            changes.record(conn, changed[item_id][1], item_id, "count", int(row["revision"]))
 
 
 @lru_cache(maxsize=64)

@@ -176,18 +176,27 @@ async def insert_item(call: Call, resource: Resource, sent: Mapping[str, Any]) -
     """Create an item from the fields sent (or find the identical twin the collection returns
     instead); returns its id and whether it is new. Relations are resolved first, so inline
     items and new terms exist before the item that links to them."""
+    item_id, new, _ = await _insert(call, resource, sent)
+    return item_id, new
+
+
+async def _insert(
+    call: Call, resource: Resource, sent: Mapping[str, Any]
+) -> tuple[int, bool, Row | None]:
+    """:func:`insert_item`, and the item's row as it is now when the write knows it (None:
+    the reply reads it)."""
     if resource.twin is not None:
         twin = await resource.twin(call, resource, sent)
         if twin is not None:
-            return int(twin["id"]), False
+            return int(twin["id"]), False, None
     values = column_values(resource, sent)
     if resource.derive is not None:
         values.update(await resource.derive(call, dict(sent), None))
     link_columns, links = await relations.resolve(call, resource, sent)
     values.update(link_columns)
     behaviour = resource.behaviour
-    item_id: int = await behaviour.insert(call, resource, values, sent)
-    row = await behaviour.find(call, resource, item_id, lock=False)
+    row: Row = await behaviour.insert(call, resource, values, sent)
+    item_id = int(row["id"])
     await relations.set_links(
         call,
         resource,
@@ -201,17 +210,27 @@ async def insert_item(call: Call, resource: Resource, sent: Mapping[str, Any]) -
         texts = await _texts(call, resource, sent, None)
         texts.pop("slug", None)  # the default slug comes from the same text
         await translations.store(call.conn, resource.name, item_id, call.translating, texts)
-    if resource.hooks is not None:
-        await resource.hooks.after_write(call, resource, None, row, sent)
-    return item_id, True
+    return item_id, True, await _after_write(call, resource, None, row, sent)
+
+
+async def _after_write(
+    call: Call, resource: Resource, before: Row | None, after: Row, sent: Mapping[str, Any]
+) -> Row | None:
+    """The collection's hooks after a write of ``after``; the row as it is now, or None when
+    it may have changed since (a hook or a count of its own table wrote to it)."""
+    if resource.hooks is not None and await resource.hooks.after_write(
+        call, resource, before, after, sent
+    ):
+        return None
+    return None if relations.counts_own_table(call.registry, resource) else after
 
 
 async def create(state: RequestState, resource: Resource, params: Params) -> Reply:
     """``POST /{collection}``: 201 with the new item (or its identical twin)."""
     call = state.call
     resource.behaviour.authorize(state, resource, None, "create")
-    item_id, _ = await insert_item(call, resource, sent_fields(resource, params))
-    return await _written(call, resource, item_id, status=201, state=state)
+    item_id, _, row = await _insert(call, resource, sent_fields(resource, params))
+    return await _written(call, resource, item_id, row, status=201, state=state)
 
 
 async def update(state: RequestState, resource: Resource, row: Row, params: Params) -> Reply:
@@ -219,12 +238,13 @@ async def update(state: RequestState, resource: Resource, row: Row, params: Para
     fields sent set that language's text."""
     call = state.call
     row = await _target(state, resource, row, params, UPDATE)
-    await apply(call, resource, row, sent_fields(resource, params))
-    return await _written(call, resource, int(row["id"]))
+    updated = await apply(call, resource, row, sent_fields(resource, params))
+    return await _written(call, resource, int(row["id"]), updated)
 
 
-async def apply(call: Call, resource: Resource, row: Row, sent: Mapping[str, Any]) -> None:
-    """Write an update of ``row`` (after its permission checks)."""
+async def apply(call: Call, resource: Resource, row: Row, sent: Mapping[str, Any]) -> Row | None:
+    """Write an update of ``row`` (after its permission checks); the row as it is now, or
+    None when it may have changed after the update (see :func:`_after_write`)."""
     behaviour = resource.behaviour
     item_id = int(row["id"])
     shared = await _translate(call, resource, row, sent) if call.translating else sent
@@ -233,10 +253,9 @@ async def apply(call: Call, resource: Resource, row: Row, sent: Mapping[str, Any
         values.update(await resource.derive(call, dict(shared), row))
     link_columns, links = await relations.resolve(call, resource, shared)
     values.update(link_columns)
-    await behaviour.update(call, resource, row, values, shared)
+    updated: Row = await behaviour.update(call, resource, row, values, shared)
     if links:
         changes.widen(call.conn, resource.name, item_id)
-    updated = await behaviour.find(call, resource, item_id, lock=False)
     await relations.set_links(
         call,
         resource,
@@ -245,10 +264,11 @@ async def apply(call: Call, resource: Resource, row: Row, sent: Mapping[str, Any
         was_counted=resource.counted(row),
         is_counted=resource.counted(updated),
     )
-    if behaviour.became_unlisted(row, updated):
+    unlisted = behaviour.became_unlisted(row, updated)
+    if unlisted:
         await relations.unlink_incoming(call, resource, item_id)
-    if resource.hooks is not None:
-        await resource.hooks.after_write(call, resource, row, updated, sent)
+    now = await _after_write(call, resource, row, updated, sent)
+    return None if unlisted else now  # an item of its own collection may have linked to it
 
 
 async def _target(
@@ -280,8 +300,8 @@ async def delete(state: RequestState, resource: Resource, row: Row, params: Para
     force = resource.force_delete and bool(params.get("force"))
     trash = None if force else behaviour.trash_values(resource, row)
     if trash is not None:
-        await apply(call, resource, row, trash)
-        return await _written(call, resource, int(row["id"]))
+        updated = await apply(call, resource, row, trash)
+        return await _written(call, resource, int(row["id"]), updated)
     shown = await present_rows(call, resource, [row], context_edit=True)
     await behaviour.delete(call, resource, row)
     changes.record(call.conn, resource.name, int(row["id"]), "delete")
@@ -292,14 +312,16 @@ async def _written(
     call: Call,
     resource: Resource,
     item_id: int,
+    row: Row | None,
     *,
     status: int = 200,
     state: RequestState | None = None,
 ) -> Reply:
-    """The reply to a write of one item: the item as its writer sees it, tagged with its new
-    revision."""
-    row = await resource.behaviour.find(call, resource, item_id, lock=False)
-    assert row is not None
+    """The reply to a write of one item: the item as its writer sees it (``row`` when the
+    write knows it as it is now; otherwise read), tagged with its new revision."""
+    if row is None:
+        row = await resource.behaviour.find(call, resource, item_id, lock=False)
+        assert row is not None
     shown = await present_rows(call, resource, [row], context_edit=True)
     headers = {}
     if status == 201 and resource.behaviour.location_on_create:

@@ -248,9 +248,10 @@ class Hooks(Protocol):
         before: Row | None,
         after: Row,
         sent: Mapping[str, Any],
-    ) -> None:
+    ) -> bool:
         """After a create (``before`` None) or an update, links and translations written;
-        ``sent`` holds every field sent, translated ones too (written in ``call.translating``)."""
+        ``sent`` holds every field sent, translated ones too (written in ``call.translating``).
+        True when it may have written to the item's row (the reply then reads it again)."""
 
     async def delete(
         self, state: RequestState, resource: Resource, row: Row, params: Params

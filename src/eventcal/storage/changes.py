@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
+from eventcal.storage.rowsets import Rows, rows_of
 from eventcal.storage.service_tables import change
 
 TEXT = "text"
@@ -18,17 +19,20 @@ NEXT_VERSION = "UPDATE data_version SET version = version + 1 WHERE id = 1 RETUR
 """Run last in every versioned write transaction: it holds the row's lock until the commit, so
 transactions take versions in the order they commit."""
 
-INSERT = sa.insert(change).values(
-    version=sa.bindparam("version", type_=sa.BigInteger),
-    position=sa.bindparam("position", type_=sa.Integer),
-    kind=sa.bindparam("kind", type_=sa.String),
-    item_id=sa.bindparam("item_id", type_=sa.Integer),
-    action=sa.bindparam("action", type_=sa.String),
-    revision=sa.bindparam("revision", type_=sa.Integer),
-    language=sa.bindparam("language", type_=sa.String),
-    aspect=sa.bindparam("aspect", type_=sa.String),
-    changed_at=sa.bindparam("changed_at", type_=change.c.changed_at.type),
+COLUMNS = (
+    "version",
+    "position",
+    "kind",
+    "item_id",
+    "action",
+    "revision",
+    "language",
+    "aspect",
+    "changed_at",
 )
+_SOURCE, _VALUES = rows_of("changes", [change.c[name] for name in COLUMNS])
+INSERT = sa.insert(change).from_select(COLUMNS, sa.select(*_VALUES).select_from(_SOURCE))
+"""The change-log rows of one transaction, in one statement (parameters: :func:`params`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +50,8 @@ class Change:
 
 
 def rows(changes: list[Change], version: int) -> list[dict[str, object]]:
-    """Parameters of :data:`INSERT` for a transaction's changes (a change of the same item in
-    the same way twice in one transaction is kept once, with its last revision)."""
+    """The change-log rows of a transaction's changes (a change of the same item in the same
+    way twice in one transaction is kept once, with its last revision)."""
     now = datetime.now(UTC)
     latest: dict[tuple[str, int, str, str | None], Change] = {}
     for item in changes:
@@ -69,3 +73,8 @@ def rows(changes: list[Change], version: int) -> list[dict[str, object]]:
         }
         for position, item in enumerate(latest.values())
     ]
+
+
+def params(changes: list[Change], version: int) -> dict[str, Rows]:
+    """Parameters of :data:`INSERT` for a transaction's changes (see :func:`rows`)."""
+    return {"changes": Rows([tuple(row[c] for c in COLUMNS) for row in rows(changes, version)])}

@@ -278,9 +278,10 @@ class PostgresDatabase(Database):
                         version = int(await raw.fetchval(change_log.NEXT_VERSION))
                     except Exception as exc:
                         raise _pg_error(exc, raw) from exc
-                    await conn.execute_many(
-                        change_log.INSERT, change_log.rows(conn.changes, version)
-                    )
+                    if conn.changes:
+                        await conn.execute(
+                            change_log.INSERT, change_log.params(conn.changes, version)
+                        )
             except BaseException:
                 try:
                     await tx.rollback()

@@ -51,6 +51,17 @@ TERMS_BY_LOWER_NAMES = sa.select(term).where(
     term.c.taxonomy == sa.bindparam("taxonomy"),
     in_values(sa.func.lower(term.c.name), "names", sa.String()),
 )
+TERMS_BY_SLUGS_OR_NAMES = sa.select(
+    term, in_values(sa.func.lower(term.c.name), "named", sa.String()).label("by_name")
+).where(
+    term.c.taxonomy == sa.bindparam("taxonomy"),
+    sa.or_(
+        in_values(term.c.slug, "slugs", sa.String()),
+        in_values(sa.func.lower(term.c.name), "names", sa.String()),
+    ),
+)
+"""The terms of a taxonomy with one of the slugs or (lowercase) names, in one statement;
+``by_name``: found by its name (``named`` holds the ``names`` again)."""
 CHILD_TERMS = sa.select(term.c.id).where(
     term.c.taxonomy == sa.bindparam("taxonomy"), in_values(term.c.parent_id, "ids")
 )
@@ -78,25 +89,30 @@ TERM_SLUG_TAKEN = sa.select(term.c.id).where(
 
 
 @lru_cache(maxsize=512)
-def insert_row(table: sa.Table, columns: tuple[str, ...]) -> sa.Insert:
-    """``INSERT`` of these columns, built once per column set (values: :func:`row_values`)."""
-    return sa.insert(table).values(
+def insert_row(table: sa.Table, columns: tuple[str, ...], *, returning: bool = False) -> sa.Insert:
+    """``INSERT`` of these columns, built once per column set (values: :func:`row_values`);
+    ``returning``: it answers with the whole row as written (what ``SELECT`` of the table
+    gives, defaults included), so a write need not read it back."""
+    statement = sa.insert(table).values(
         {c: sa.bindparam(f"v_{c}", type_=table.c[c].type) for c in columns}
     )
+    return statement.returning(*table.c) if returning else statement
 
 
 @lru_cache(maxsize=512)
-def update_row(table: sa.Table, columns: tuple[str, ...]) -> sa.Update:
+def update_row(table: sa.Table, columns: tuple[str, ...], *, returning: bool = False) -> sa.Update:
     """``UPDATE … WHERE id = :row_id`` of these columns, +1 on the row's ``revision`` when the
-    table has one; built once per column set (values: :func:`row_values`)."""
+    table has one; built once per column set (values: :func:`row_values`); ``returning``: it
+    answers with the whole row as updated (see :func:`insert_row`)."""
     values: dict[str, Any] = {c: sa.bindparam(f"v_{c}", type_=table.c[c].type) for c in columns}
     if "revision" in table.c and "revision" not in columns:
         values["revision"] = table.c.revision + 1
-    return (
+    statement = (
         sa.update(table)
         .where(table.c.id == sa.bindparam("row_id", type_=sa.Integer))
         .values(values)
     )
+    return statement.returning(*table.c) if returning else statement
 
 
 def row_values(values: dict[str, Any]) -> dict[str, Any]:

@@ -136,13 +136,29 @@ def open_sqlite(path: str, busy_timeout_ms: int) -> sqlite3.Connection:
 
 
 class _Batch:
-    """Write transactions that share one SQLite transaction and so one ``COMMIT``."""
+    """Write transactions that share one SQLite transaction and so one ``COMMIT``: one future
+    per member, told the outcome of the ``COMMIT`` as soon as it is known."""
 
-    __slots__ = ("committed", "members")
+    __slots__ = ("members",)
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.committed: asyncio.Future[None] = loop.create_future()
-        self.members = 0
+    def __init__(self) -> None:
+        self.members: list[asyncio.Future[None]] = []
+
+    def join(self) -> asyncio.Future[None]:
+        """A new member's future (its own: a member cancelled while it waits cancels only
+        its own wait)."""
+        member: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.members.append(member)
+        return member
+
+    def tell(self, failure: Exception | None) -> None:
+        for member in self.members:
+            if member.done():  # cancelled
+                continue
+            if failure is None:
+                member.set_result(None)
+            else:
+                member.set_exception(failure)
 
 
 CHECKPOINT_CHANGES = 500
@@ -250,9 +266,10 @@ class SQLiteDatabase(Database):
                 yield conn
                 if versioned:
                     version = int(raw.execute(change_log.NEXT_VERSION).fetchone()[0])
-                    await conn.execute_many(
-                        change_log.INSERT, change_log.rows(conn.changes, version)
-                    )
+                    if conn.changes:
+                        await conn.execute(
+                            change_log.INSERT, change_log.params(conn.changes, version)
+                        )
             except BaseException:
                 # Some errors (disk full, I/O) make SQLite roll back the whole transaction:
                 # then the batch's COMMIT fails and every member learns it.
@@ -263,43 +280,61 @@ class SQLiteDatabase(Database):
             finally:
                 conn.changes.clear()
             raw.execute("RELEASE write_request")
-            batch.members += 1
-        await asyncio.shield(batch.committed)
+            committed = batch.join()
+        await committed
 
     def _open_batch(self, conn: SQLiteConnection) -> _Batch:
         try:
             conn.raw.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             raise DatabaseUnavailable(str(exc)) from exc
-        loop = asyncio.get_running_loop()
-        self._batch = _Batch(loop)
-        self._committer = loop.create_task(self._commit())
+        self._batch = _Batch()
+        self._committer = asyncio.get_running_loop().create_task(self._commit())
         return self._batch
 
     async def _commit(self) -> None:
-        """Commit the open batch once the writers queued before this task have run."""
+        """Commit the open batch once the writers queued before this task have run.
+
+        The ``COMMIT`` waits for fsync (and now and then a WAL checkpoint): it runs in a
+        thread, so reads go on meanwhile; the lock is held, so nothing else uses this
+        connection, and writers arriving meanwhile queue for the next batch. The thread hands
+        the outcome to the loop itself (``call_soon_threadsafe``), which tells the members at
+        once: on a loop busy with reads, every extra hand-over (a task to start, a future to
+        chain) costs the writers a whole turn of the loop."""
         async with self._write_lock:
             batch, self._batch = self._batch, None
             assert batch is not None
             assert self._write is not None
             raw = self._write.raw
+            if not raw.in_transaction:
+                self._settle(batch, DatabaseUnavailable("the write transaction was rolled back"))
+                return
+            loop = asyncio.get_running_loop()
+            told: asyncio.Future[None] = loop.create_future()
+
+            def tell(failure: Exception | None) -> None:  # on the loop
+                self._settle(batch, failure)
+                if failure is None:
+                    self._start_checkpoint(raw)
+                if not told.done():
+                    told.set_result(None)
+
+            def commit() -> None:  # in the thread
+                failure: Exception | None = None
+                try:
+                    raw.execute("COMMIT")
+                except Exception as exc:  # told to the members
+                    failure = exc
+                loop.call_soon_threadsafe(tell, failure)
+
+            thread = loop.run_in_executor(None, commit)
             try:
-                if not raw.in_transaction:
-                    raise DatabaseUnavailable("the write transaction was rolled back")
-                # The COMMIT waits for fsync (and now and then a WAL checkpoint): off the
-                # event loop, so reads go on meanwhile. The lock is held, so nothing else uses
-                # this connection; writers arriving meanwhile queue for the next batch.
-                await _to_the_end(raw.execute, "COMMIT")
+                await told
             except asyncio.CancelledError:
-                # The thread has finished: the members learn whether their writes are in.
-                done = not raw.in_transaction
-                self._settle(batch, None if done else DatabaseUnavailable("commit cancelled"))
+                # The connection is the thread's until it has finished; the members are told
+                # its outcome all the same (``tell`` runs before the thread's future is done).
+                await asyncio.wait([thread])
                 raise
-            except Exception as exc:
-                self._settle(batch, exc)
-            else:
-                self._settle(batch, None)
-                self._start_checkpoint(raw)
 
     def _start_checkpoint(self, raw: sqlite3.Connection) -> None:
         """A background checkpoint once enough rows changed since the last (one at a time)."""
@@ -327,7 +362,7 @@ class SQLiteDatabase(Database):
         """Tell the batch's members how its ``COMMIT`` went (a failure rolls it back)."""
         if failure is None:
             self.commits += 1
-            batch.committed.set_result(None)
+            batch.tell(None)
             return
         assert self._write is not None
         raw = self._write.raw
@@ -335,8 +370,7 @@ class SQLiteDatabase(Database):
             with contextlib.suppress(sqlite3.Error):
                 raw.execute("ROLLBACK")
         error = failure if isinstance(failure, DatabaseUnavailable) else None
-        batch.committed.set_exception(error or DatabaseUnavailable(str(failure)))
-        batch.committed.exception()  # retrieved: a batch may have no members
+        batch.tell(error or DatabaseUnavailable(str(failure)))
 
 
 async def _to_the_end(function: Callable[..., Any], *args: Any) -> Any:

@@ -86,25 +86,27 @@ class SeriesHooks:
         before: Row | None,
         after: Row,
         sent: Mapping[str, Any],
-    ) -> None:
+    ) -> bool:
         if after["series_id"] is not None:
             await _override(call, after, sent)
-            return
+            return True
         if before is None:
-            if series.is_master(after):
-                await series.materialise(call, after)
-            return
+            if not series.is_master(after):
+                return False  # a single event: nothing more to write
+            await series.materialise(call, after)
+            return True
         if not series.is_master(before) and not series.is_master(after):
-            return
+            return False
         existing = await call.conn.all(series.OCCURRENCES, {"series_id": int(after["id"])})
         if not series.is_master(after):
             await series.delete_occurrences(call, existing)  # the series became one event
-            return
+            return True
         await series.propagate(call, before, after, sent)
         if "recurrence" in sent or any(name in sent for name in series.DATE_FIELDS):
             await series.materialise(call, after)
         elif not existing:
             await series.materialise(call, after)  # a single event became a series
+        return True
 
     async def delete(
         self, state: RequestState, resource: Resource, row: Row, params: Params

@@ -132,7 +132,7 @@ class Media:
 
     async def insert(
         self, call: Call, resource: Resource, values: dict[str, Any], sent: Mapping[str, Any]
-    ) -> int:
+    ) -> Row:
         """The item from its upload (``file``, processed while the arguments were parsed):
         its row, its files, and a title from the file name when none is given."""
         processed = sent.get("file")
@@ -150,7 +150,9 @@ class Media:
         }
         await store.insert(call.conn, row, files)
         changes.record(call.conn, resource.name, item_id, "create", 1)
-        return item_id
+        found = await self.find(call, resource, item_id, lock=False)
+        assert found is not None
+        return found
 
     async def update(
         self,
@@ -159,14 +161,15 @@ class Media:
         row: Row,
         values: dict[str, Any],
         sent: Mapping[str, Any],
-    ) -> None:
+    ) -> Row:
         """Metadata only (the file stays as uploaded); always written, so a change of
-        translations alone is a new revision too."""
+        translations alone is a new revision too. Returns the row as updated."""
         item_id = int(row["id"])
         values = {**values, "modified_at": call.now}
-        statement = q.update_row(media, tuple(sorted(values)))
-        await call.conn.execute(statement, {**q.row_values(values), "row_id": item_id})
+        statement = q.update_row(media, tuple(sorted(values)), returning=True)
+        updated = await call.conn.all(statement, {**q.row_values(values), "row_id": item_id})
         changes.record(call.conn, resource.name, item_id, "update", int(row["revision"]) + 1)
+        return updated[0]
 
     def trash_values(self, resource: Resource, row: Row) -> dict[str, Any] | None:
         return None  # media items are deleted for good

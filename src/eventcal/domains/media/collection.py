@@ -219,8 +219,8 @@ class Hooks:
     ) -> Row:
         return row
 
-    async def after_write(self, *args: Any) -> None:
-        return None
+    async def after_write(self, *args: Any) -> bool:
+        return False
 
     async def delete(
         self, state: RequestState, resource: Resource, row: Row, params: Params

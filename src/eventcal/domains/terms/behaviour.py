@@ -131,7 +131,7 @@ class Terms:
 
     async def insert(
         self, call: Call, resource: Resource, values: dict[str, Any], sent: Mapping[str, Any]
-    ) -> int:
+    ) -> Row:
         """A new term; 400 ``term_exists`` when the name is taken (in the same parent)."""
         name = str(values["name"])
         parent = values.get("parent_id")
@@ -154,7 +154,9 @@ class Terms:
             parent_id=parent,
         )
         changes.record(call.conn, resource.name, term_id, "create", 1)
-        return term_id
+        row = await self.find(call, resource, term_id, lock=False)
+        assert row is not None
+        return row
 
     async def _existing_name(
         self, call: Call, name: str, parent: int | None, slug: str | None
@@ -179,19 +181,20 @@ class Terms:
         row: Row,
         values: dict[str, Any],
         sent: Mapping[str, Any],
-    ) -> None:
+    ) -> Row:
         """Always written: a change of translations only is a change of the term too (its
-        revision)."""
+        revision). Returns the row as updated."""
         term_id = int(row["id"])
         try:
             async with call.conn.savepoint():
-                await call.conn.execute(
-                    q.update_row(term, tuple(sorted(values))),
+                updated = await call.conn.all(
+                    q.update_row(term, tuple(sorted(values)), returning=True),
                     {**q.row_values(values), "row_id": term_id},
                 )
         except UniqueViolation:
             raise duplicate_slug(str(values.get("slug", row["slug"]))) from None
         changes.record(call.conn, resource.name, term_id, "update", int(row["revision"]) + 1)
+        return updated[0]
 
     def trash_values(self, resource: Resource, row: Row) -> dict[str, Any] | None:
         return None  # terms are deleted for good

@@ -93,6 +93,29 @@ async def terms_by_names(conn: Connection, taxonomy: str, names: Sequence[str]) 
     return found
 
 
+async def terms_by_slugs_or_names(
+    conn: Connection, taxonomy: str, texts: Sequence[str]
+) -> tuple[dict[str, Row], dict[str, Row]]:
+    """The terms named by ``texts`` as slugs (keyed by slug) and as names (keyed by lowercase
+    name, the oldest of a name), as :func:`terms_by_slugs` and :func:`terms_by_names` give
+    them, in one statement."""
+    if not texts:
+        return {}, {}
+    slugs = [sanitize_slug(t) for t in texts]
+    names = [n.lower() for n in texts]
+    rows = await conn.all(
+        q.TERMS_BY_SLUGS_OR_NAMES,
+        {"taxonomy": taxonomy, "slugs": slugs, "names": names, "named": names},
+    )
+    wanted = set(slugs)
+    by_slug = {str(r["slug"]): r for r in rows if r["slug"] in wanted}
+    by_name: dict[str, Row] = {}
+    for row in sorted(rows, key=lambda r: int(r["id"])):
+        if row["by_name"]:
+            by_name.setdefault(str(row["name"]).lower(), row)
+    return by_slug, by_name
+
+
 async def resolve_filter_terms(
     conn: Connection, taxonomy: str, values: Sequence[TermValue], language: str | None = None
 ) -> list[int] | None:
@@ -148,8 +171,7 @@ async def resolve_write_terms(
     numbers = [v.number for v in values if v.number is not None]
     texts = [v.text for v in values if v.number is None]
     by_id = await terms_by_ids(conn, taxonomy, numbers)
-    by_slug = await terms_by_slugs(conn, taxonomy, [sanitize_slug(t) for t in texts])
-    by_name = await terms_by_names(conn, taxonomy, texts)
+    by_slug, by_name = await terms_by_slugs_or_names(conn, taxonomy, texts)
     ids: list[int] = []
     new_names: list[str] = []
     unknown_ids: list[int] = []

@@ -131,9 +131,10 @@ class Posts:
 
     async def insert(
         self, call: Call, resource: Resource, values: dict[str, Any], sent: Mapping[str, Any]
-    ) -> int:
+    ) -> Row:
         """A new item: its author, status (scaled back to what the caller may publish),
-        publication dates and a unique slug; retried when a concurrent writer takes the slug."""
+        publication dates and a unique slug; retried when a concurrent writer takes the slug.
+        Returns its row as written (``RETURNING``: not read again)."""
         actor = call.actor
         author_id = sent.get("author", actor.user_id)
         rules.require_author_change(actor, author_id)
@@ -151,10 +152,11 @@ class Posts:
             "status": status,
             "status_before_trash": "draft" if status == "trash" else None,
         }
-        statement = q.insert_row(resource.table, tuple(sorted({*row, "slug"})))
+        statement = q.insert_row(resource.table, tuple(sorted({*row, "slug"})), returning=True)
+        inserted: list[Row] = []
 
         async def write(values: dict[str, Any]) -> None:
-            await call.conn.execute(statement, q.row_values(values))
+            inserted[:] = await call.conn.all(statement, q.row_values(values))
 
         written = await self._with_slug(
             call, resource, item_id=item_id, values=row, wanted=slug, status=status, write=write
@@ -162,7 +164,7 @@ class Posts:
         if not written:
             raise ApiError(f"could-not-create-{resource.name}", resource.messages.not_created, 500)
         changes.record(call.conn, resource.name, item_id, "create", 1)
-        return item_id
+        return inserted[0]
 
     async def update(
         self,
@@ -171,9 +173,9 @@ class Posts:
         row: Row,
         values: dict[str, Any],
         sent: Mapping[str, Any],
-    ) -> None:
+    ) -> Row:
         """Apply an update: status changes (publishing, scheduling, trash and restore with their
-        slug rules), dates, and a new slug made unique."""
+        slug rules), dates, and a new slug made unique. Returns the row as updated."""
         actor = call.actor
         if "author" in sent:
             rules.require_author_change(actor, sent["author"])
@@ -189,10 +191,13 @@ class Posts:
         values.update(status_values)
         item_id = int(row["id"])
         columns = tuple(sorted({*values, *(("slug",) if wanted is not None else ())}))
-        statement = q.update_row(resource.table, columns)
+        statement = q.update_row(resource.table, columns, returning=True)
+        updated: list[Row] = []
 
         async def write(changed: dict[str, Any]) -> None:
-            await call.conn.execute(statement, {**q.row_values(changed), "row_id": item_id})
+            updated[:] = await call.conn.all(
+                statement, {**q.row_values(changed), "row_id": item_id}
+            )
 
         written = await self._with_slug(
             call,
@@ -210,6 +215,7 @@ class Posts:
         changes.record(
             call.conn, resource.name, item_id, action, row["revision"] + 1, aspect=aspect
         )
+        return updated[0]
 
     async def _with_slug(
         self,
