@@ -221,11 +221,12 @@ class SQLiteDatabase(Database):
             self._checkpointer = open_sqlite(self.path, self.busy_timeout_ms)
 
     async def shutdown(self) -> None:
-        for task in (self._committer, self._checkpoint):
-            if task is not None:
-                # Never raises: a failed or cancelled commit was told to its members, a failed
-                # checkpoint was logged.
-                await asyncio.wait([task])
+        if self._committer is not None:
+            # Never raises: a failed or cancelled commit was told to its members.
+            await asyncio.wait([self._committer])
+        if self._checkpoint is not None:
+            # Read after the commit: it may have started one. Never raises (failures are logged).
+            await asyncio.wait([self._checkpoint])
         for conn in (self._read, self._write):
             if conn is not None:
                 conn.raw.close()

@@ -44,6 +44,12 @@ def test_a_weekly_series_lists_each_occurrence_as_an_event(api: Api) -> None:
     assert [e["slug"] for e in listed[:2]] == ["yoga-2026-12-01", "yoga-2026-12-08"]
 
 
+def test_two_occurrences_on_one_day_are_told_apart_by_their_time(api: Api) -> None:
+    create(api, recurrence=["RRULE:FREQ=WEEKLY;COUNT=2", "RDATE:20261201T150000"])
+    slugs = [e["slug"] for e in occurrences(api)]
+    assert slugs == ["yoga-2026-12-01-1000", "yoga-2026-12-01-1500", "yoga-2026-12-08"]
+
+
 def test_occurrences_keep_their_wall_clock_time_across_daylight_saving(api: Api) -> None:
     create(api, start_date="2027-03-02 10:00:00", end_date="2027-03-02 11:00:00")
     listed = occurrences(api)

