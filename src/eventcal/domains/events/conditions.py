@@ -67,6 +67,37 @@ def _geoloc(shape: tuple[bool | None, bool]) -> list[sa.ColumnElement[bool]]:
     return [sa.or_(event.c.venue_id.is_(None), event.c.venue_id.in_(unlocated))]
 
 
+USUAL = "usual"
+"""Shape of a filter on a column with a default value (``event_status``, ``attendance_mode``)
+whose values include the default (most events)."""
+RARE = "rare"
+"""…whose values leave the default out: the literal ``column <> 'default'`` goes with them, so
+SQLite may read the partial index of the other values (0017_occurrence_indexes), which a
+bound value never matches."""
+OTHER = "other"
+"""The other side of a :data:`USUAL` filter (``sides``): the values not asked, all rare."""
+
+DEFAULTS = {"event_status": "scheduled", "attendance_mode": "offline"}
+"""The columns whose rare values have a partial index, and their default."""
+
+
+def _one_of(column: str, key: str) -> Condition:
+    """``column`` is one of the values ``key`` (or, for :data:`OTHER`, none of them)."""
+    asked = in_values(event.c[column], key, sa.String())
+    rare = event.c[column] != sa.literal_column(f"'{DEFAULTS[column]}'")
+    shapes: dict[str, list[sa.ColumnElement[bool]]] = {
+        USUAL: [asked],
+        RARE: [asked, rare],
+        OTHER: [sa.not_(asked), rare],
+    }
+    return lambda shape: shapes[shape]
+
+
+def shape_of(column: str, values: list[str]) -> str:
+    """The shape of a filter asking ``column`` to be one of ``values``."""
+    return USUAL if DEFAULTS[column] in values else RARE
+
+
 def _first_of_series(windowed: bool) -> list[sa.ColumnElement[bool]]:
     """Single events, and of each series only the occurrence no earlier one of the same status
     precedes (inside the window's start, when the listing has one)."""
@@ -109,12 +140,10 @@ CONDITIONS: dict[str, Condition] = {
     "post_parent": _equal(event.c.parent_id, "parent_id", sa.Integer),
     "ticketed": _equal(event.c.ticketed, "ticketed", sa.Boolean),
     "geoloc": _geoloc,
-    "event_status": lambda _: [in_values(event.c.event_status, "event_statuses", sa.String())],
+    "event_status": _one_of("event_status", "event_statuses"),
     "series": lambda _: [event.c.series_id == sa.bindparam("series_id", type_=sa.Integer)],
     "collapse": _first_of_series,
-    "attendance_mode": lambda _: [
-        in_values(event.c.attendance_mode, "attendance_modes", sa.String())
-    ],
+    "attendance_mode": _one_of("attendance_mode", "attendance_modes"),
 }
 
 

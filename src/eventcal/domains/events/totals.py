@@ -211,8 +211,12 @@ def _event_page(
 ) -> sa.Select[Any]:
     """A page of the listing. The page's ids are found first (for the default listing, in
     ``ix_event_listing`` alone, so skipping the rows of earlier pages reads no table rows),
-    then only those rows are read."""
+    then only those rows are read; a filter with its own index in start order reads that
+    (``sides.PAGE_INDEXES``)."""
     source, conditions = search.source(search_index, included=included, page=True)
+    own = None if search_index or included else sides.page_index(active)
+    if own is not None:
+        source = search.InIndex(own)
     ids = (
         sa.select(event.c.id, event.c.start_at)
         .select_from(source)
