@@ -15,9 +15,14 @@ from sqlalchemy.sql.expression import ClauseElement
 
 from eventcal.collections import REGISTRY
 from eventcal.context import Call, Site, Urls
-from eventcal.domains.events import left_out, links, search, sides
+from eventcal.domains.events import left_out, link_pages, links, search, sides
 from eventcal.domains.events.listing import LISTING
-from eventcal.domains.events.totals import WINDOW_COUNT, SearchOrder, window_count_params
+from eventcal.domains.events.totals import (
+    LINKED_COUNTS,
+    WINDOW_COUNT,
+    SearchOrder,
+    window_count_params,
+)
 from eventcal.http.args import Params
 from eventcal.http.request import RequestState
 from eventcal.permissions import ANONYMOUS
@@ -234,6 +239,37 @@ def test_linked_filters_count_by_id_and_page_in_listing_order(
         steps
     )
     assert not any("TEMP B-TREE" in d for d in steps), steps
+
+
+@pytest.mark.parametrize("name", list(LINKED))
+def test_one_linked_item_counts_its_summary_and_probes_the_edge_days(
+    raw: sqlite3.Connection, name: str
+) -> None:
+    """One category, tag or organizer: its total reads its rows of ``event_link_day_count``
+    (0020_filter_totals) and the edge days' events in the listing indexes, each probed by the
+    link's key; a probing page walks ``ix_event_listing`` in order (no sort), probing each
+    event; the page's choice reads the summaries' keys (``link_pages``)."""
+    query = LINKED[name]
+    params = {**window_count_params(query), "link_kind": "term", "linked_id": 1}
+    steps = plan(raw, LINKED_COUNTS[name][2], params)
+    searches = [d for d in steps if d.startswith(("SEARCH", "SCAN"))]
+    link = "event_organizer" if name == "organizer" else "event_term"
+    assert any(
+        d.startswith("SEARCH event_link_day_count USING INDEX sqlite_autoindex") for d in searches
+    )
+    assert any("COVERING INDEX ix_event_listing " in d for d in searches), steps
+    assert any("COVERING INDEX ix_event_listing_end " in d for d in searches), steps
+    assert not any(d.startswith("SCAN event") for d in searches), steps
+    assert sum(d.startswith(f"SEARCH {link} USING ") and "event_id=?" in d for d in searches) == 2
+    key = frozenset({*(i for i in query.key if i[0] != name), (name, "probe")})
+    page = plan_tree(raw, LISTING.page_statement(key, "default"), {**query.values, "limit": 10})
+    (page_id,) = [i for i, _, detail in page if detail == "MATERIALIZE page"]
+    inner = [d for i, p, d in page if p == page_id]
+    assert inner[0].startswith("SEARCH event USING COVERING INDEX ix_event_listing ("), inner
+    assert not any("TEMP B-TREE" in d or "LIST SUBQUERY" in d for d in inner), inner
+    for statement in (link_pages.FIRST_DAYS, link_pages.WALK):
+        steps = plan(raw, statement, {**params, "need": 10, "reached": None})
+        assert not any(d.startswith("SCAN event") for d in steps), steps
 
 
 def test_featured_counts_in_the_index_of_featured_events(raw: sqlite3.Connection) -> None:

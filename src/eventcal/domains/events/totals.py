@@ -11,13 +11,20 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from eventcal.domains.events import left_out, search, sides
+from eventcal.domains.events import conditions, left_out, link_pages, search, sides
 from eventcal.resources.listing import Active, Listing, ListQuery
 from eventcal.storage.db import Connection, Row, in_values
-from eventcal.storage.tables import UtcDateTime, event, event_day_count
+from eventcal.storage.tables import (
+    UtcDateTime,
+    event,
+    event_day_count,
+    event_link_day_count,
+    event_organizer,
+    event_term,
+)
 
 
-def _window_count_stmt() -> sa.Select[Any]:
+def _window_count_stmt(link: sa.Table | None = None) -> sa.Select[Any]:
     """The number of listable events in ``[start_min, end_max]`` (start and end inside), from
     ``event_day_count`` and the two partial days at the window's edges.
 
@@ -31,13 +38,20 @@ def _window_count_stmt() -> sa.Select[Any]:
       read from the summary;
     * those starting after ``first_day`` and ending on ``last_day``: counted in
       ``ix_event_listing_end`` (end in ``[last_edge, end_max]``).
+
+    With a ``link`` table (a filter by one category, tag or organizer: :data:`LINKED_COUNTS`),
+    the summary is that item's (``event_link_day_count``), and each event of the edge days is
+    tested for the link (a primary-key probe each).
     """
     start_min = sa.bindparam("start_min", type_=UtcDateTime)
     end_max = sa.bindparam("end_max", type_=UtcDateTime)
     first_edge = sa.bindparam("first_edge", type_=UtcDateTime)
     last_edge = sa.bindparam("last_edge", type_=UtcDateTime)
-    days = event_day_count.c
+    days = (event_day_count if link is None else event_link_day_count).c
+    linked = [] if link is None else _linked(link)
     middle = sa.select(sa.func.coalesce(sa.func.sum(days.events), 0)).where(
+        *([] if link is None else [days.link == sa.bindparam("link_kind", type_=sa.String)]),
+        *([] if link is None else [days.item_id == sa.bindparam("linked_id", type_=sa.Integer)]),
         in_values(days.status, "statuses", sa.String()),
         days.start_day > sa.bindparam("first_day", type_=sa.Date),
         days.end_day < sa.bindparam("last_day", type_=sa.Date),
@@ -45,6 +59,7 @@ def _window_count_stmt() -> sa.Select[Any]:
     listable = (
         in_values(event.c.status, "statuses", sa.String()),
         event.c.hide_from_listings == sa.false(),
+        *linked,
     )
     first = sa.select(sa.func.count()).where(
         *listable,
@@ -61,7 +76,21 @@ def _window_count_stmt() -> sa.Select[Any]:
     return sa.select(middle.scalar_subquery() + first.scalar_subquery() + last.scalar_subquery())
 
 
+def _linked(link: sa.Table) -> list[sa.ColumnElement[bool]]:
+    """The event is linked to the item ``linked_id`` (a correlated probe of the link's key)."""
+    item = link.c.term_id if link is event_term else link.c.organizer_id
+    bound = sa.bindparam("linked_id", type_=sa.Integer)
+    return [sa.exists().where(link.c.event_id == event.c.id, item == bound).correlate(event)]
+
+
 WINDOW_COUNT = _window_count_stmt()
+LINKED_COUNTS = {
+    "categories": ("term", "category_ids", _window_count_stmt(event_term)),
+    "tags": ("term", "tag_ids", _window_count_stmt(event_term)),
+    "organizer": ("organizer", "organizer_ids", _window_count_stmt(event_organizer)),
+}
+"""Filters by one linked item counted from its per-day summary (migration 0020_filter_totals):
+the ``link`` of ``event_link_day_count``, the filter's ids, the statement."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,9 +166,22 @@ class EventListing(Listing):
             return rest[0]
         return None
 
+    def counted_by_link(self, query: ListQuery) -> str | None:
+        """The filter by one category, tag or organizer (:data:`LINKED_COUNTS`) that alone
+        narrows the default listing."""
+        names = {name for name, _ in query.key} - {"status", "statuses"}
+        rest = sorted(names - WINDOW_ONLY)
+        if names >= WINDOW_ONLY and len(rest) == 1 and rest[0] in LINKED_COUNTS:
+            return rest[0] if len(query.values[LINKED_COUNTS[rest[0]][1]]) == 1 else None
+        return None
+
     async def count(self, conn: Connection, query: ListQuery) -> int:
         if self.counts_by_day(query.key):
             return await self._window_count(conn, query)
+        linked = self.counted_by_link(query)
+        if linked is not None:
+            statement = LINKED_COUNTS[linked][2]
+            return int(await conn.scalar(statement, self._linked_params(query, linked)))
         name = self.counted_from_a_side(query.key)
         if name is not None:
             window = partial(self._window_count, conn, query)
@@ -160,9 +202,20 @@ class EventListing(Listing):
     async def _window_count(self, conn: Connection, query: ListQuery) -> int:
         return int(await conn.scalar(WINDOW_COUNT, window_count_params(query)))
 
+    def _linked_params(self, query: ListQuery, name: str) -> dict[str, Any]:
+        kind, ids, _ = LINKED_COUNTS[name]
+        item = query.values[ids][0]
+        return {**window_count_params(query), "link_kind": kind, "linked_id": item}
+
     async def rows(self, conn: Connection, query: ListQuery) -> list[Row]:
         params = {**query.values, "limit": query.per_page, "offset": query.offset}
-        return await conn.all(self.page_statement(query.key, query.order), params)
+        key = query.key
+        linked = self.counted_by_link(query)
+        if linked is not None:
+            need = query.offset + query.per_page
+            if await link_pages.probes(conn, {**self._linked_params(query, linked), "need": need}):
+                key = frozenset({*(i for i in key if i[0] != linked), (linked, conditions.PROBE)})
+        return await conn.all(self.page_statement(key, query.order), params)
 
     def count_statement(
         self,
