@@ -223,7 +223,7 @@ def test_a_page_probes_the_window_only_when_the_item_has_its_rows_early(api: Api
             async with db.read() as conn:
                 params = {**LISTING._linked_params(query, "categories"), "need": page * 5}
                 probes = await link_pages.probes(conn, params)
-                values = {**query.values, "limit": 5, "offset": (page - 1) * 5}
+                values = {**query.values, "limit": 5, "offset": (page - 1) * 5, "linked_id": item}
                 pages = []
                 for shape in (True, conditions.PROBE):
                     key = frozenset({*(i for i in query.key if i[0] != "categories")})

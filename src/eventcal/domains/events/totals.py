@@ -111,6 +111,10 @@ INCLUDED = "included"
 LINKED = frozenset({"categories", "tags", "organizer"})
 """Filters through a link table: their totals read the linked events by id (``search._ById``)."""
 
+LINKED_TOTAL = "linked_total"
+"""Where a total counted from a linked item's summary is kept for the page (``query.values``):
+an item with few events lists them first without asking the summaries (``link_pages.FEW``)."""
+
 WINDOW_ONLY = {"listed", "start_min", "end_max"}
 """The conditions of the default listing (besides the status): its total comes from the
 per-day summary."""
@@ -181,7 +185,9 @@ class EventListing(Listing):
         linked = self.counted_by_link(query)
         if linked is not None:
             statement = LINKED_COUNTS[linked][2]
-            return int(await conn.scalar(statement, self._linked_params(query, linked)))
+            found = int(await conn.scalar(statement, self._linked_params(query, linked)))
+            query.values[LINKED_TOTAL] = found  # for the page's choice (``rows``)
+            return found
         name = self.counted_from_a_side(query.key)
         if name is not None:
             window = partial(self._window_count, conn, query)
@@ -211,10 +217,13 @@ class EventListing(Listing):
         params = {**query.values, "limit": query.per_page, "offset": query.offset}
         key = query.key
         linked = self.counted_by_link(query)
-        if linked is not None:
+        few = query.values.get(LINKED_TOTAL, link_pages.FEW) < link_pages.FEW
+        if linked is not None and not few:
             need = query.offset + query.per_page
-            if await link_pages.probes(conn, {**self._linked_params(query, linked), "need": need}):
+            linked_params = self._linked_params(query, linked)
+            if await link_pages.probes(conn, {**linked_params, "need": need}):
                 key = frozenset({*(i for i in key if i[0] != linked), (linked, conditions.PROBE)})
+                params["linked_id"] = linked_params["linked_id"]
         return await conn.all(self.page_statement(key, query.order), params)
 
     def count_statement(
