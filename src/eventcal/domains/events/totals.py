@@ -24,7 +24,7 @@ from eventcal.storage.tables import (
 )
 
 
-def _window_count_stmt(link: sa.Table | None = None) -> sa.Select[Any]:
+def _window_count_stmt(linked: list[sa.ColumnElement[bool]] | None = None) -> sa.Select[Any]:
     """The number of listable events in ``[start_min, end_max]`` (start and end inside), from
     ``event_day_count`` and the two partial days at the window's edges.
 
@@ -39,19 +39,25 @@ def _window_count_stmt(link: sa.Table | None = None) -> sa.Select[Any]:
     * those starting after ``first_day`` and ending on ``last_day``: counted in
       ``ix_event_listing_end`` (end in ``[last_edge, end_max]``).
 
-    With a ``link`` table (a filter by one category, tag or organizer: :data:`LINKED_COUNTS`),
-    the summary is that item's (``event_link_day_count``), and each event of the edge days is
-    tested for the link (a primary-key probe each).
+    With ``linked`` conditions (a filter by one category, tag or organizer, or ``featured=1``:
+    :data:`LINKED_COUNTS`), the summary is that item's (``event_link_day_count``), and each
+    event of the edge days is tested by them (a primary-key probe of the link each).
     """
     start_min = sa.bindparam("start_min", type_=UtcDateTime)
     end_max = sa.bindparam("end_max", type_=UtcDateTime)
     first_edge = sa.bindparam("first_edge", type_=UtcDateTime)
     last_edge = sa.bindparam("last_edge", type_=UtcDateTime)
-    days = (event_day_count if link is None else event_link_day_count).c
-    linked = [] if link is None else _linked(link)
+    days = (event_day_count if linked is None else event_link_day_count).c
+    item = (
+        []
+        if linked is None
+        else [
+            event_link_day_count.c.link == sa.bindparam("link_kind", type_=sa.String),
+            event_link_day_count.c.item_id == sa.bindparam("linked_id", type_=sa.Integer),
+        ]
+    )
     middle = sa.select(sa.func.coalesce(sa.func.sum(days.events), 0)).where(
-        *([] if link is None else [days.link == sa.bindparam("link_kind", type_=sa.String)]),
-        *([] if link is None else [days.item_id == sa.bindparam("linked_id", type_=sa.Integer)]),
+        *item,
         in_values(days.status, "statuses", sa.String()),
         days.start_day > sa.bindparam("first_day", type_=sa.Date),
         days.end_day < sa.bindparam("last_day", type_=sa.Date),
@@ -59,7 +65,7 @@ def _window_count_stmt(link: sa.Table | None = None) -> sa.Select[Any]:
     listable = (
         in_values(event.c.status, "statuses", sa.String()),
         event.c.hide_from_listings == sa.false(),
-        *linked,
+        *(linked or []),
     )
     first = sa.select(sa.func.count()).where(
         *listable,
@@ -84,13 +90,18 @@ def _linked(link: sa.Table) -> list[sa.ColumnElement[bool]]:
 
 
 WINDOW_COUNT = _window_count_stmt()
-LINKED_COUNTS = {
-    "categories": ("term", "category_ids", _window_count_stmt(event_term)),
-    "tags": ("term", "tag_ids", _window_count_stmt(event_term)),
-    "organizer": ("organizer", "organizer_ids", _window_count_stmt(event_organizer)),
+LINKED_COUNTS: dict[str, tuple[str, str | None, sa.Select[Any]]] = {
+    "categories": ("term", "category_ids", _window_count_stmt(_linked(event_term))),
+    "tags": ("term", "tag_ids", _window_count_stmt(_linked(event_term))),
+    "organizer": ("organizer", "organizer_ids", _window_count_stmt(_linked(event_organizer))),
+    "featured": ("featured", None, _window_count_stmt([event.c.featured == sa.true()])),
 }
-"""Filters by one linked item counted from its per-day summary (migration 0020_filter_totals):
-the ``link`` of ``event_link_day_count``, the filter's ids, the statement."""
+"""Filters by one linked item (or ``featured=1``: item 1) counted from its per-day summary
+(migration 0020_filter_totals): the ``link`` of ``event_link_day_count``, the filter's ids,
+the statement."""
+LINK_PAGES = frozenset({"categories", "tags", "organizer"})
+"""Of those, the filters whose page chooses how to find its rows (``link_pages``); a
+featured page reads ``ix_event_featured`` (``sides.PAGE_INDEXES``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,13 +182,15 @@ class EventListing(Listing):
         return None
 
     def counted_by_link(self, query: ListQuery) -> str | None:
-        """The filter by one category, tag or organizer (:data:`LINKED_COUNTS`) that alone
-        narrows the default listing."""
+        """The filter by one category, tag or organizer, or ``featured=1`` (:data:`LINKED_COUNTS`),
+        that alone narrows the default listing."""
         names = {name for name, _ in query.key} - {"status", "statuses"}
         rest = sorted(names - WINDOW_ONLY)
-        if names >= WINDOW_ONLY and len(rest) == 1 and rest[0] in LINKED_COUNTS:
-            return rest[0] if len(query.values[LINKED_COUNTS[rest[0]][1]]) == 1 else None
-        return None
+        if not (names >= WINDOW_ONLY and len(rest) == 1 and rest[0] in LINKED_COUNTS):
+            return None
+        ids = LINKED_COUNTS[rest[0]][1]
+        one = query.active[rest[0]] is True if ids is None else len(query.values[ids]) == 1
+        return rest[0] if one else None
 
     async def count(self, conn: Connection, query: ListQuery) -> int:
         if self.counts_by_day(query.key):
@@ -210,7 +223,7 @@ class EventListing(Listing):
 
     def _linked_params(self, query: ListQuery, name: str) -> dict[str, Any]:
         kind, ids, _ = LINKED_COUNTS[name]
-        item = query.values[ids][0]
+        item = 1 if ids is None else query.values[ids][0]
         return {**window_count_params(query), "link_kind": kind, "linked_id": item}
 
     async def rows(self, conn: Connection, query: ListQuery) -> list[Row]:
@@ -218,7 +231,7 @@ class EventListing(Listing):
         key = query.key
         linked = self.counted_by_link(query)
         few = query.values.get(LINKED_TOTAL, link_pages.FEW) < link_pages.FEW
-        if linked is not None and not few:
+        if linked in LINK_PAGES and not few:
             need = query.offset + query.per_page
             linked_params = self._linked_params(query, linked)
             if await link_pages.probes(conn, {**linked_params, "need": need}):

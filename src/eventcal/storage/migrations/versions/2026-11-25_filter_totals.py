@@ -2,16 +2,18 @@
 
 ``event_link_day_count`` is ``event_day_count`` per linked item: the listable events
 (``hide_from_listings`` false) linked to each term (``link`` 'term': categories and tags) and
-organizer (``link`` 'organizer'), per status and UTC day of start and end. A listing filtered by
-one category, tag or organizer over the default window then reads that item's rows and the two
-partial days at the window's edges (``domains/events/link_days.py``) instead of each linked
-event by id (a category at 1,000,000 events: ~100,000 of them).
+organizer (``link`` 'organizer'), and the featured events (``link`` 'featured', item 1), per
+status and UTC day of start and end. A listing filtered by one category, tag or organizer, or
+by ``featured=1``, over the default window then reads that item's rows and the two partial days
+at the window's edges (``domains/events/totals.py``) instead of each linked event by id (a
+category at 1,000,000 events: ~100,000 of them) or each featured event in its index (~50,000).
 
 Triggers keep it exact in the same transaction as every write, whichever code writes:
 
 * a link inserted, deleted or changed adds or removes its event (if listable) under its item;
-* an event whose status, listed flag or UTC days change moves each of its links (skipped when
-  none of them changes: the pipeline sets every column);
+* an event inserted featured counts under 'featured';
+* an event whose status, listed flag, featured flag or UTC days change moves each of its links
+  and its featured row (skipped when none of them changes: the pipeline sets every column);
 * an event deleted removes its links first (``BEFORE DELETE``: the foreign keys' cascade
   deletes the links after the event row, when a link's trigger no longer finds its event).
 
@@ -58,10 +60,11 @@ def _sqlite_link_remove(link: str, column: str) -> str:
 def _sqlite_links_of(row: str, status: str) -> str:
     """The (link, item, status, days) keys of every link of the event ``row``."""
     days = f"{status}, date({row}.start_at), date({row}.end_at)"
-    return " UNION ALL ".join(
+    linked = [
         f"SELECT '{link}', {column}, {days} FROM {table} WHERE event_id = {row}.id"
         for link, (table, column) in LINKS.items()
-    )
+    ]
+    return " UNION ALL ".join([*linked, f"SELECT 'featured', 1, {days} WHERE {row}.featured = 1"])
 
 
 _SQLITE_EVENT_REMOVE = f"""
@@ -73,17 +76,22 @@ _SQLITE_EVENT_ADD = f"""
     ON CONFLICT {KEY} DO UPDATE SET events = events + 1;"""
 _SQLITE_MOVED = (
     "OLD.status IS NOT NEW.status OR OLD.hide_from_listings IS NOT NEW.hide_from_listings "
+    "OR OLD.featured IS NOT NEW.featured "
     "OR date(OLD.start_at) IS NOT date(NEW.start_at) OR date(OLD.end_at) IS NOT date(NEW.end_at)"
 )
 
 
 def _sqlite_triggers() -> dict[str, str]:
     triggers = {
+        "event_link_day_count_event_insert": (
+            "AFTER INSERT ON event WHEN NEW.featured = 1 AND NEW.hide_from_listings = 0 "
+            f"BEGIN {_SQLITE_EVENT_ADD} END"
+        ),
         "event_link_day_count_event_delete": (
             f"BEFORE DELETE ON event BEGIN {_SQLITE_EVENT_REMOVE} END"
         ),
         "event_link_day_count_event_update": (
-            "AFTER UPDATE OF status, hide_from_listings, start_at, end_at ON event "
+            "AFTER UPDATE OF status, hide_from_listings, featured, start_at, end_at ON event "
             f"WHEN {_SQLITE_MOVED} BEGIN {_SQLITE_EVENT_REMOVE} {_SQLITE_EVENT_ADD} END"
         ),
     }
@@ -128,22 +136,23 @@ $$
 
 
 def _pg_links_of(row: str) -> str:
-    return " UNION ALL ".join(
+    linked = [
         f"SELECT '{link}' AS link, {column} AS item_id FROM {table} WHERE event_id = {row}.id"
         for link, (table, column) in LINKS.items()
-    )
+    ]
+    return " UNION ALL ".join([*linked, f"SELECT 'featured', 1 WHERE {row}.featured"])
 
 
 POSTGRESQL_EVENT_FUNCTION = f"""
 CREATE FUNCTION {COUNTS}_event() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'UPDATE' AND OLD.status = NEW.status
-       AND OLD.hide_from_listings = NEW.hide_from_listings
+       AND OLD.hide_from_listings = NEW.hide_from_listings AND OLD.featured = NEW.featured
        AND (OLD.start_at AT TIME ZONE 'UTC')::date = (NEW.start_at AT TIME ZONE 'UTC')::date
        AND (OLD.end_at AT TIME ZONE 'UTC')::date = (NEW.end_at AT TIME ZONE 'UTC')::date THEN
         RETURN NULL;
     END IF;
-    IF NOT OLD.hide_from_listings THEN
+    IF TG_OP <> 'INSERT' AND NOT OLD.hide_from_listings THEN
         UPDATE {COUNTS} AS c SET events = c.events - 1
         FROM ({_pg_links_of("OLD")}) AS l
         WHERE c.link = l.link AND c.item_id = l.item_id AND c.status = OLD.status
@@ -166,7 +175,8 @@ _EVENT = f"FOR EACH ROW EXECUTE FUNCTION {COUNTS}_event()"
 POSTGRESQL_TRIGGERS = {
     f"{COUNTS}_event_update": (
         "event",
-        f"AFTER UPDATE OF status, hide_from_listings, start_at, end_at ON event {_EVENT}",
+        "AFTER INSERT OR UPDATE OF status, hide_from_listings, featured, start_at, end_at "
+        f"ON event {_EVENT}",
     ),
     f"{COUNTS}_event_delete": ("event", f"BEFORE DELETE ON event {_EVENT}"),
     **{
@@ -183,13 +193,19 @@ POSTGRESQL_TRIGGERS = {
 
 def _backfill(dialect: str) -> list[str]:
     days = "date(e.start_at), date(e.end_at)" if dialect == "sqlite" else _PG_DAYS.format("e")
-    return [
+    linked = [
         f"INSERT INTO {COUNTS} {KEY[:-1]}, events) "
         f"SELECT '{link}', l.{column}, e.status, {days}, count(*) "
         f"FROM {table} AS l JOIN event AS e ON e.id = l.event_id "
         "WHERE NOT e.hide_from_listings GROUP BY 1, 2, 3, 4, 5"
         for link, (table, column) in LINKS.items()
     ]
+    featured = (
+        f"INSERT INTO {COUNTS} {KEY[:-1]}, events) "
+        f"SELECT 'featured', 1, e.status, {days}, count(*) FROM event AS e "
+        "WHERE e.featured AND NOT e.hide_from_listings GROUP BY 1, 2, 3, 4, 5"
+    )
+    return [*linked, featured]
 
 
 def upgrade() -> None:
