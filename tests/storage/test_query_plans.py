@@ -272,6 +272,21 @@ def test_one_linked_item_counts_its_summary_and_probes_the_edge_days(
         assert not any(d.startswith("SCAN event") for d in steps), steps
 
 
+def test_the_featured_total_reads_its_summary_and_the_edge_days_only(
+    raw: sqlite3.Connection,
+) -> None:
+    """``featured=1`` alone counts from ``event_link_day_count`` (item 1 of 'featured') and the
+    edge days: the last day's events are found in ``ix_event_listing_end`` (SQLite would walk
+    every featured event after the first day in ``ix_event_featured``)."""
+    params = {**window_count_params(WINDOW), "link_kind": "featured", "linked_id": 1}
+    steps = plan(raw, LINKED_COUNTS["featured"][2], params)
+    searches = [d for d in steps if d.startswith(("SEARCH", "SCAN"))]
+    assert any(d.startswith("SEARCH event_link_day_count USING INDEX") for d in searches), steps
+    assert any(" INDEX ix_event_listing_end (" in d for d in searches), steps
+    edges = [d for d in searches if d.startswith("SEARCH event USING")]
+    assert len(edges) == 2 and all("start_at<?" in d or "end_at<?" in d for d in edges), steps
+
+
 def test_featured_counts_in_the_index_of_featured_events(raw: sqlite3.Connection) -> None:
     """``featured=1`` counts in ``ix_event_featured`` alone, which holds only featured events
     (so series that are not featured add nothing to it): the filter's literal ``featured = 1``

@@ -73,7 +73,10 @@ def _window_count_stmt(linked: list[sa.ColumnElement[bool]] | None = None) -> sa
         event.c.start_at < first_edge,
         event.c.end_at <= end_max,
     )
-    last = sa.select(sa.func.count()).where(
+    # ``INDEXED BY``: with ``featured = 1`` SQLite would walk every featured event starting
+    # after the first day in ``ix_event_featured`` (50,000 at 1,000,000 events: 5.5 ms).
+    ending = sa.select(sa.func.count()).select_from(search.InIndex("ix_event_listing_end"))
+    last = ending.where(
         *listable,
         event.c.end_at >= last_edge,
         event.c.end_at <= end_max,
