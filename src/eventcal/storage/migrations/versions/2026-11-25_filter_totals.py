@@ -146,12 +146,6 @@ def _pg_links_of(row: str) -> str:
 POSTGRESQL_EVENT_FUNCTION = f"""
 CREATE FUNCTION {COUNTS}_event() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF TG_OP = 'UPDATE' AND OLD.status = NEW.status
-       AND OLD.hide_from_listings = NEW.hide_from_listings AND OLD.featured = NEW.featured
-       AND (OLD.start_at AT TIME ZONE 'UTC')::date = (NEW.start_at AT TIME ZONE 'UTC')::date
-       AND (OLD.end_at AT TIME ZONE 'UTC')::date = (NEW.end_at AT TIME ZONE 'UTC')::date THEN
-        RETURN NULL;
-    END IF;
     IF TG_OP <> 'INSERT' AND NOT OLD.hide_from_listings THEN
         UPDATE {COUNTS} AS c SET events = c.events - 1
         FROM ({_pg_links_of("OLD")}) AS l
@@ -172,11 +166,29 @@ END
 $$
 """
 _EVENT = f"FOR EACH ROW EXECUTE FUNCTION {COUNTS}_event()"
+_PG_MOVED = " OR ".join(
+    [
+        *(
+            f"OLD.{c} IS DISTINCT FROM NEW.{c}"
+            for c in ("status", "hide_from_listings", "featured")
+        ),
+        *(
+            f"(OLD.{c} AT TIME ZONE 'UTC')::date IS DISTINCT FROM (NEW.{c} AT TIME ZONE 'UTC')::date"
+            for c in ("start_at", "end_at")
+        ),
+    ]
+)
+"""What moves an event in the summary (a ``WHEN``: no function call for any other write)."""
 POSTGRESQL_TRIGGERS = {
+    f"{COUNTS}_event_insert": (
+        "event",
+        "AFTER INSERT ON event FOR EACH ROW WHEN (NEW.featured AND NOT NEW.hide_from_listings) "
+        f"EXECUTE FUNCTION {COUNTS}_event()",
+    ),
     f"{COUNTS}_event_update": (
         "event",
-        "AFTER INSERT OR UPDATE OF status, hide_from_listings, featured, start_at, end_at "
-        f"ON event {_EVENT}",
+        "AFTER UPDATE OF status, hide_from_listings, featured, start_at, end_at ON event "
+        f"FOR EACH ROW WHEN ({_PG_MOVED}) EXECUTE FUNCTION {COUNTS}_event()",
     ),
     f"{COUNTS}_event_delete": ("event", f"BEFORE DELETE ON event {_EVENT}"),
     **{
