@@ -1,5 +1,5 @@
-"""Totals of the venue filters, counted in the venue's index, from the smaller side where it
-can (issue 18).
+"""Totals of the column filters (venue, venue location, featured, event status, attendance
+mode) counted in their own indexes, from the smaller side where they can (issue 18).
 
 ``ix_event_venue_listing`` is led by the venue and then holds the listing's conditions
 (``status, hide_from_listings, start_at, end_at``: migration 0019_filter_indexes), so a total
@@ -10,8 +10,11 @@ default listing narrowed by ``geoloc`` is the window's (from the per-day summary
 Which side is smaller is not known in advance (SQLite keeps no statistics): each is counted in
 turn up to a bound that grows (:func:`count`).
 
-The featured and schema.org status filters are left to the partial indexes of
-0017_occurrence_indexes (featured events; the statuses other than ``scheduled``).
+The event status and attendance mode filters use the partial indexes of their rare values
+(0017_occurrence_indexes): a rare value is counted and paged there, and values that include the
+default (``event_status=scheduled``, most events) are counted as the window minus the rare
+values not asked. ``featured=0`` is the window minus the featured events (``ix_event_featured``);
+``featured=1`` alone is counted from its day summary (``totals.LINKED_COUNTS``).
 """
 
 from __future__ import annotations
