@@ -73,6 +73,8 @@ NOT_EXPORTED = {
     "data_version": "a counter of this database's writes (caches and ETags), not data",
     "login_throttle": "failed logins of the current window: short-lived, tied to this site",
     "event_day_count": "derived from the events (listing totals): triggers rebuild it on import",
+    "event_link_day_count": "derived from the events and their links (filtered totals): "
+    "triggers rebuild it on import",
     "change": "this database's log of its own writes, numbered by its data version (sync readers "
     "start over on a restored site)",
     "idempotency_key": "responses replayed to retried writes for a day: short-lived, per caller",

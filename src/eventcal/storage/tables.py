@@ -359,6 +359,24 @@ event_day_count = sa.Table(
     sa.Column("events", sa.Integer, nullable=False),
 )
 
+event_link_day_count = sa.Table(
+    "event_link_day_count",
+    metadata,
+    # ``event_day_count`` per category, tag (``link`` 'term', ``item_id`` the term), organizer
+    # (``link`` 'organizer') and of the featured events ('featured', item 1): the listable events
+    # of each, per status and UTC days of start and end, so a total filtered by one of them
+    # reads that item's rows and the two partial days at the window's edges (issue 18,
+    # migration 0020_filter_totals). Triggers on
+    # ``event``, ``event_term`` and ``event_organizer`` keep it in the same transaction as every
+    # write, whichever code writes.
+    sa.Column("link", sa.String(16), primary_key=True),
+    sa.Column("item_id", sa.Integer, primary_key=True),
+    sa.Column("status", sa.String(20), primary_key=True),
+    sa.Column("start_day", sa.Date, primary_key=True),
+    sa.Column("end_day", sa.Date, primary_key=True),
+    sa.Column("events", sa.Integer, nullable=False),
+)
+
 event_organizer = sa.Table(
     "event_organizer",
     metadata,

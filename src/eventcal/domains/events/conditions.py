@@ -12,6 +12,7 @@ from eventcal.domains.events import links, search
 from eventcal.resources import relations
 from eventcal.resources.listing import Condition
 from eventcal.resources.posts import fields as post_fields
+from eventcal.resources.spec import Relation, TableLink
 from eventcal.storage.db import in_values
 from eventcal.storage.tables import UtcDateTime, event, venue
 
@@ -67,6 +68,59 @@ def _geoloc(shape: tuple[bool | None, bool]) -> list[sa.ColumnElement[bool]]:
     return [sa.or_(event.c.venue_id.is_(None), event.c.venue_id.in_(unlocated))]
 
 
+USUAL = "usual"
+"""Shape of a filter on a column with a default value (``event_status``, ``attendance_mode``)
+whose values include the default (most events)."""
+RARE = "rare"
+"""…whose values leave the default out: the literal ``column <> 'default'`` goes with them, so
+SQLite may read the partial index of the other values (0017_occurrence_indexes), which a
+bound value never matches."""
+OTHER = "other"
+"""The other side of a :data:`USUAL` filter (``sides``): the values not asked, all rare."""
+
+DEFAULTS = {"event_status": "scheduled", "attendance_mode": "offline"}
+"""The columns whose rare values have a partial index, and their default."""
+
+
+def _one_of(column: str, key: str) -> Condition:
+    """``column`` is one of the values ``key`` (or, for :data:`OTHER`, none of them)."""
+    asked = in_values(event.c[column], key, sa.String())
+    rare = event.c[column] != sa.literal_column(f"'{DEFAULTS[column]}'")
+    shapes: dict[str, list[sa.ColumnElement[bool]]] = {
+        USUAL: [asked],
+        RARE: [asked, rare],
+        OTHER: [sa.not_(asked), rare],
+    }
+    return lambda shape: shapes[shape]
+
+
+def shape_of(column: str, values: list[str]) -> str:
+    """The shape of a filter asking ``column`` to be one of ``values``."""
+    return USUAL if DEFAULTS[column] in values else RARE
+
+
+PROBE = "probe"
+"""Shape of a category, tag or organizer filter whose page tests each event of the window for
+the link (``link_pages``) instead of listing the item's events first."""
+
+
+def _linked(relation: Relation, param: str) -> Condition:
+    """``id IN (the item's events)`` (the link's index gives them once: the default), or, for
+    :data:`PROBE`, a correlated probe of the link's key (``linked_id``: one item) per event: a
+    page of an item with many events finds its rows after a few hundred events of the window
+    (listing a category's 100,000 events first cost 11 ms at 1,000,000 events)."""
+    listed = [relations.links_to_any(relation, event, param)]
+    link = relation.link
+    assert isinstance(link, TableLink)
+    alias = link.table.alias()
+    item = sa.bindparam("linked_id", type_=sa.Integer)  # one item (``totals.counted_by_link``)
+    probe = sa.exists().where(
+        alias.c[link.source.name] == event.c.id, alias.c[link.target.name] == item
+    )
+    probed = [probe.correlate(event)]
+    return lambda shape: probed if shape == PROBE else listed
+
+
 def _first_of_series(windowed: bool) -> list[sa.ColumnElement[bool]]:
     """Single events, and of each series only the occurrence no earlier one of the same status
     precedes (inside the window's start, when the listing has one)."""
@@ -98,10 +152,10 @@ CONDITIONS: dict[str, Condition] = {
     "ends_after": _compare(event.c.end_at, ">", "ends_after"),
     "words": search.words_condition,
     "excluded": search.excluded_condition,
-    "categories": lambda _: [relations.links_to_any(links.CATEGORIES, event, "category_ids")],
-    "tags": lambda _: [relations.links_to_any(links.TAGS, event, "tag_ids")],
+    "categories": _linked(links.CATEGORIES, "category_ids"),
+    "tags": _linked(links.TAGS, "tag_ids"),
     "venue": lambda _: [relations.links_to_any(links.VENUE, event, "venue_ids")],
-    "organizer": lambda _: [relations.links_to_any(links.ORGANIZERS, event, "organizer_ids")],
+    "organizer": _linked(links.ORGANIZERS, "organizer_ids"),
     # A literal, not a bound value: ``featured = 1`` is what lets SQLite read the partial
     # index of featured events (``ix_event_featured``), which a bound value never matches.
     "featured": lambda wanted: [event.c.featured == (sa.true() if wanted else sa.false())],
@@ -109,12 +163,10 @@ CONDITIONS: dict[str, Condition] = {
     "post_parent": _equal(event.c.parent_id, "parent_id", sa.Integer),
     "ticketed": _equal(event.c.ticketed, "ticketed", sa.Boolean),
     "geoloc": _geoloc,
-    "event_status": lambda _: [in_values(event.c.event_status, "event_statuses", sa.String())],
+    "event_status": _one_of("event_status", "event_statuses"),
     "series": lambda _: [event.c.series_id == sa.bindparam("series_id", type_=sa.Integer)],
     "collapse": _first_of_series,
-    "attendance_mode": lambda _: [
-        in_values(event.c.attendance_mode, "attendance_modes", sa.String())
-    ],
+    "attendance_mode": _one_of("attendance_mode", "attendance_modes"),
 }
 
 

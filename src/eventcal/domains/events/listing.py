@@ -257,7 +257,8 @@ async def prepare(state: RequestState, params: Params, resource: Resource) -> Li
     link += _geolocation(params, query)
     for name, key in (("event_status", "event_statuses"), ("attendance_mode", "attendance_modes")):
         if name in params:
-            query.on(name, **{key: params[name]})
+            shape = conditions.shape_of(name, params[name])
+            query.on(name, shape, **{key: params[name]})
             link.append((name, ",".join(params[name])))
     if params.get("collapse_recurring"):
         query.on("collapse", "start_min" in query.active)

@@ -1,5 +1,5 @@
-"""Totals of the venue filters, counted in the venue's index, from the smaller side where it
-can (issue 18).
+"""Totals of the column filters (venue, venue location, featured, event status, attendance
+mode) counted in their own indexes, from the smaller side where they can (issue 18).
 
 ``ix_event_venue_listing`` is led by the venue and then holds the listing's conditions
 (``status, hide_from_listings, start_at, end_at``: migration 0019_filter_indexes), so a total
@@ -10,8 +10,11 @@ default listing narrowed by ``geoloc`` is the window's (from the per-day summary
 Which side is smaller is not known in advance (SQLite keeps no statistics): each is counted in
 turn up to a bound that grows (:func:`count`).
 
-The featured and schema.org status filters are left to the partial indexes of
-0017_occurrence_indexes (featured events; the statuses other than ``scheduled``).
+The event status and attendance mode filters use the partial indexes of their rare values
+(0017_occurrence_indexes): a rare value is counted and paged there, and values that include the
+default (``event_status=scheduled``, most events) are counted as the window minus the rare
+values not asked. ``featured=0`` is the window minus the featured events (``ix_event_featured``);
+``featured=1`` alone is counted from its day summary (``totals.LINKED_COUNTS``).
 """
 
 from __future__ import annotations
@@ -22,15 +25,38 @@ from typing import Any, cast
 
 import sqlalchemy as sa
 
-from eventcal.domains.events import search
+from eventcal.domains.events import conditions, search
 from eventcal.resources.listing import Active, Listing, ListQuery
 from eventcal.storage.db import Connection
 from eventcal.storage.tables import event
 
-FILTER_INDEXES = {"venue": "ix_event_venue_listing", "geoloc": "ix_event_venue_listing"}
-"""Filters whose total is counted in their own index (SQLite, which plans without statistics,
-would walk ``ix_event_listing_end`` instead: a venue's total at 1,000,000 events 11.5 ms by
-id, 180 ms walking the window; 0.5 ms in its index)."""
+VENUE_INDEX = "ix_event_venue_listing"
+RARE_INDEXES = {c: f"ix_event_{c}_start_at" for c in conditions.DEFAULTS}
+"""The partial indexes of the rare values of ``event_status`` and ``attendance_mode``
+(``(column, start_at)`` where the value is not the default: 0017_occurrence_indexes)."""
+
+
+def _rare(column: str) -> Callable[[Hashable], str | None]:
+    return lambda shape: None if shape == conditions.USUAL else RARE_INDEXES[column]
+
+
+FILTER_INDEXES: dict[str, Callable[[Hashable], str | None]] = {
+    "venue": lambda _: VENUE_INDEX,
+    "geoloc": lambda _: VENUE_INDEX,
+    **{column: _rare(column) for column in conditions.DEFAULTS},
+}
+"""Filters whose total is counted in their own index, by the filter's shape (SQLite, which plans
+without statistics, would walk ``ix_event_listing_end`` instead: a venue's total at 1,000,000
+events 11.5 ms by id, 180 ms walking the window; 0.5 ms in its index)."""
+
+PAGE_INDEXES: dict[str, Callable[[Hashable], str | None]] = {
+    "featured": lambda wanted: "ix_event_featured" if wanted else None,
+    **{column: _rare(column) for column in conditions.DEFAULTS},
+}
+"""Filters whose page reads their own index rather than ``ix_event_listing``: featured events
+(``ix_event_featured``, in the listing's order, covering) and the rare values (a few events,
+sorted): walking the listing index, a page of 10 featured events (5% of them) read ~200 event
+rows, and a page of a value no event of the window has walked the whole window."""
 
 FEW = 10_000
 """The first bound of :func:`count` (~1 ms of index)."""
@@ -46,27 +72,49 @@ async def _other_geolocation(_: Connection, shape: Hashable, __: dict[str, Any])
     return None if near else ((not wanted, False), {})
 
 
+async def _other_values(_: Connection, shape: Hashable, __: dict[str, Any]) -> Side | None:
+    """Values that include the default (``event_status=scheduled``, most events): the other
+    side is the rare values not asked, counted in their partial index."""
+    return (conditions.OTHER, {}) if shape == conditions.USUAL else None
+
+
+async def _unfeatured(_: Connection, wanted: Hashable, __: dict[str, Any]) -> Side | None:
+    """``featured=0`` (most events): the other side is the featured events, in their index."""
+    return None if wanted else (True, {})
+
+
 OTHERS: dict[str, Callable[[Connection, Hashable, dict[str, Any]], Awaitable[Side | None]]] = {
     "geoloc": _other_geolocation,
+    "featured": _unfeatured,
+    **dict.fromkeys(conditions.DEFAULTS, _other_values),
 }
 """The filters counted from the other side, and that side (None: there is none)."""
 
 
+def _own(indexes: dict[str, Callable[[Hashable], str | None]], active: Active) -> str | None:
+    shapes = dict(active)
+    found = (pick(shapes[name]) for name, pick in indexes.items() if name in shapes)
+    return next((index for index in found if index is not None), None)
+
+
 def source(active: Active) -> sa.FromClause | None:
     """``event INDEXED BY`` the index of one of the listing's column filters, if it has one."""
-    names = {name for name, _ in active}
-    own = [index for name, index in FILTER_INDEXES.items() if name in names]
-    return search.InIndex(own[0]) if own else None
+    own = _own(FILTER_INDEXES, active)
+    return search.InIndex(own) if own else None
+
+
+def page_index(active: Active) -> str | None:
+    """The index a page of the listing reads in start order, when a filter has its own."""
+    return _own(PAGE_INDEXES, active)
 
 
 @lru_cache(maxsize=64)
 def _bounded(listing: Listing, active: Active) -> sa.Select[Any]:
     """The listing's events counted in the filter's index up to ``cap``."""
     own = source(active)
-    assert own is not None
     ids = (
         sa.select(event.c.id)
-        .select_from(own)
+        .select_from(event if own is None else own)
         .where(*listing.where(active))
         .limit(sa.bindparam("cap", type_=sa.Integer))
     )
@@ -81,25 +129,27 @@ async def count(
     window: Callable[[], Awaitable[int]],
 ) -> int | None:
     """The total of the window narrowed by the filter ``name`` (of :data:`OTHERS`): each side
-    counted in turn up to a bound that grows eightfold, until one side is complete (so the
-    cost follows the smaller side); None when both pass half the window (the caller counts the
-    values asked in full). ``window``: the total of the window alone."""
-    bounded = _bounded(listing, query.key)
-    other: tuple[sa.Select[Any], dict[str, Any]] | None = None
-    total = cap = 0
-    while cap <= total // 2:
+    counted in turn (a side with its own index first) up to a bound that grows eightfold, until
+    one side is complete (so the cost follows the smaller side); None when the filter has no
+    other side, or both pass half the window (the caller counts the values asked in full).
+    ``window``: the total of the window alone."""
+    side = await OTHERS[name](conn, query.active[name], query.values)
+    if side is None:
+        return None
+    shape, values = side
+    key = frozenset({*(i for i in query.key if i[0] != name), (name, shape)})
+    sides = [(_bounded(listing, query.key), {}, False), (_bounded(listing, key), values, True)]
+    if source(query.key) is None and source(key) is not None:
+        sides.reverse()
+    total: int | None = None
+    cap = 0
+    while total is None or cap <= total // 2:
         cap = cap * 8 or FEW
-        asked = int(await conn.scalar(bounded, {**query.values, "cap": cap}))
-        if asked < cap:
-            return asked
-        if other is None:
-            side = await OTHERS[name](conn, query.active[name], query.values)
-            if side is None:
-                return None
-            shape, values = side
-            key = frozenset({*(i for i in query.key if i[0] != name), (name, shape)})
-            other, total = (_bounded(listing, key), {**query.values, **values}), await window()
-        others = int(await conn.scalar(other[0], {**other[1], "cap": cap}))
-        if others < cap:
-            return total - others
+        for statement, extra, complement in sides:
+            found = int(await conn.scalar(statement, {**query.values, **extra, "cap": cap}))
+            if found < cap and not complement:
+                return found
+            if found < cap:
+                return (await window() if total is None else total) - found
+        total = await window() if total is None else total
     return None
