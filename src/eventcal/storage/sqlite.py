@@ -172,8 +172,8 @@ class SQLiteDatabase(Database):
     writes ~2,000 pages: every such create paid a checkpoint). The write connection has it
     off; after a commit that brought the rows changed since the last checkpoint to
     :data:`CHECKPOINT_CHANGES`, a ``PASSIVE`` checkpoint runs in a thread on a connection of
-    its own, once the members are answered, while readers and the next writers go on. The
-    commit's durability is the WAL's ``fsync``, as before.
+    its own, started as the members are told, while they, readers and the next writers go
+    on. The commit's durability is the WAL's ``fsync``, as before.
     """
 
     dialect_name = "sqlite"
@@ -189,7 +189,7 @@ class SQLiteDatabase(Database):
         self._batch: _Batch | None = None
         self._committer: asyncio.Task[None] | None = None
         self._checkpointer: sqlite3.Connection | None = None
-        self._checkpoint: asyncio.Task[None] | None = None
+        self._checkpoint: asyncio.Future[None] | None = None
         self._unchecked = 0
         """``total_changes`` of the write connection at the last checkpoint."""
         self.commits = 0
@@ -209,7 +209,8 @@ class SQLiteDatabase(Database):
             # Never raises: a failed or cancelled commit was told to its members.
             await asyncio.wait([self._committer])
         if self._checkpoint is not None:
-            # Read after the commit: it may have started one. Never raises (failures are logged).
+            # Read after the commit, which may have started one; never raises (its failures
+            # are logged). Its thread uses the connection closed below.
             await asyncio.wait([self._checkpoint])
         for conn in (self._read, self._write):
             if conn is not None:
@@ -300,25 +301,26 @@ class SQLiteDatabase(Database):
                 self._settle(batch, exc)
             else:
                 self._settle(batch, None)
-                self._start_checkpoint(raw)
 
-    def _start_checkpoint(self, raw: sqlite3.Connection) -> None:
-        """A background checkpoint once enough rows changed since the last (one at a time)."""
+    def _start_checkpoint(self) -> None:
+        """A background checkpoint once enough rows changed since the last (one at a time):
+        a plain future of the executor, which nothing cancels while its thread runs."""
+        raw = self._write.raw if self._write is not None else None
+        if raw is None or self._checkpointer is None:
+            return
         if self._checkpoint is not None and not self._checkpoint.done():
             return
         if raw.total_changes - self._unchecked < CHECKPOINT_CHANGES:
             return
         self._unchecked = raw.total_changes
-        self._checkpoint = asyncio.get_running_loop().create_task(self._run_checkpoint())
+        loop = asyncio.get_running_loop()
+        self._checkpoint = loop.run_in_executor(None, self._run_checkpoint, self._checkpointer)
 
-    async def _run_checkpoint(self) -> None:
-        """``PASSIVE``: copies what no reader still needs, never waits for anyone; what it
-        leaves is copied by a later one."""
-        checkpointer = self._checkpointer
-        if checkpointer is None:
-            return
+    def _run_checkpoint(self, checkpointer: sqlite3.Connection) -> None:
+        """In the thread. ``PASSIVE``: copies what no reader still needs, never waits for
+        anyone; what it leaves is copied by a later one."""
         try:
-            await _to_the_end(checkpointer.execute, "PRAGMA wal_checkpoint(PASSIVE)")
+            checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except sqlite3.Error as exc:
             log.warning("WAL checkpoint failed: %s", exc)
         else:
@@ -327,6 +329,7 @@ class SQLiteDatabase(Database):
     def _settle(self, batch: _Batch, failure: Exception | None) -> None:
         """Tell the batch's members how its ``COMMIT`` went (a failure rolls it back)."""
         if failure is None:
+            self._start_checkpoint()
             self.commits += 1
             batch.committed.set_result(None)
             return
