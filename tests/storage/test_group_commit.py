@@ -227,7 +227,7 @@ def test_a_commit_cancelled_in_its_thread_still_tells_its_members(path: Path) ->
     assert notes(path) == ["note", "after"]
 
 
-def checkpoint_of(db: SQLiteDatabase) -> asyncio.Task[None] | None:
+def checkpoint_of(db: SQLiteDatabase) -> asyncio.Future[None] | None:
     return db._checkpoint
 
 
@@ -235,15 +235,15 @@ def test_a_large_commit_is_answered_before_the_wal_is_checkpointed(path: Path) -
     """A write of more than 1,000 WAL pages (SQLite's automatic checkpoint would copy them into
     the database file inside its ``COMMIT``) is answered, durable, with the database file as it
     was; the checkpoint follows in the background. Small writes start none."""
-    release = asyncio.Event()
+    release = threading.Event()
     size = path.stat().st_size
 
     async def scenario(db: SQLiteDatabase) -> None:
         checkpoint = db._run_checkpoint
 
-        async def held() -> None:
-            await release.wait()
-            await checkpoint()
+        def held(checkpointer: sqlite3.Connection) -> None:  # in the checkpoint's thread
+            release.wait(10)
+            checkpoint(checkpointer)
 
         db._run_checkpoint = held  # type: ignore[method-assign]
         try:
@@ -256,9 +256,9 @@ def test_a_large_commit_is_answered_before_the_wal_is_checkpointed(path: Path) -
             assert path.stat().st_size == size  # ... from the WAL: nothing copied back yet
         finally:
             release.set()
-        task = checkpoint_of(db)
-        assert task is not None
-        await task
+        started = checkpoint_of(db)
+        assert started is not None
+        await started
         assert db.checkpoints == 1
         assert path.stat().st_size > size + 1500 * 3000
 

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy.dialects import sqlite as sqlite_dialects
@@ -188,8 +188,8 @@ class SQLiteDatabase(Database):
     writes ~2,000 pages: every such create paid a checkpoint). The write connection has it
     off; after a commit that brought the rows changed since the last checkpoint to
     :data:`CHECKPOINT_CHANGES`, a ``PASSIVE`` checkpoint runs in a thread on a connection of
-    its own, once the members are answered, while readers and the next writers go on. The
-    commit's durability is the WAL's ``fsync``, as before.
+    its own, started as the members are told, while they, readers and the next writers go
+    on. The commit's durability is the WAL's ``fsync``, as before.
     """
 
     dialect_name = "sqlite"
@@ -205,7 +205,7 @@ class SQLiteDatabase(Database):
         self._batch: _Batch | None = None
         self._committer: asyncio.Task[None] | None = None
         self._checkpointer: sqlite3.Connection | None = None
-        self._checkpoint: asyncio.Task[None] | None = None
+        self._checkpoint: asyncio.Future[None] | None = None
         self._unchecked = 0
         """``total_changes`` of the write connection at the last checkpoint."""
         self.commits = 0
@@ -225,7 +225,8 @@ class SQLiteDatabase(Database):
             # Never raises: a failed or cancelled commit was told to its members.
             await asyncio.wait([self._committer])
         if self._checkpoint is not None:
-            # Read after the commit: it may have started one. Never raises (failures are logged).
+            # Read after the commit, which may have started one; never raises (its failures
+            # are logged). Its thread uses the connection closed below.
             await asyncio.wait([self._checkpoint])
         for conn in (self._read, self._write):
             if conn is not None:
@@ -315,8 +316,6 @@ class SQLiteDatabase(Database):
 
             def tell(failure: Exception | None) -> None:  # on the loop
                 self._settle(batch, failure)
-                if failure is None:
-                    self._start_checkpoint(raw)
                 if not told.done():
                     told.set_result(None)
 
@@ -337,23 +336,25 @@ class SQLiteDatabase(Database):
                 await asyncio.wait([thread])
                 raise
 
-    def _start_checkpoint(self, raw: sqlite3.Connection) -> None:
-        """A background checkpoint once enough rows changed since the last (one at a time)."""
+    def _start_checkpoint(self) -> None:
+        """A background checkpoint once enough rows changed since the last (one at a time):
+        a plain future of the executor, which nothing cancels while its thread runs."""
+        raw = self._write.raw if self._write is not None else None
+        if raw is None or self._checkpointer is None:
+            return
         if self._checkpoint is not None and not self._checkpoint.done():
             return
         if raw.total_changes - self._unchecked < CHECKPOINT_CHANGES:
             return
         self._unchecked = raw.total_changes
-        self._checkpoint = asyncio.get_running_loop().create_task(self._run_checkpoint())
+        loop = asyncio.get_running_loop()
+        self._checkpoint = loop.run_in_executor(None, self._run_checkpoint, self._checkpointer)
 
-    async def _run_checkpoint(self) -> None:
-        """``PASSIVE``: copies what no reader still needs, never waits for anyone; what it
-        leaves is copied by a later one."""
-        checkpointer = self._checkpointer
-        if checkpointer is None:
-            return
+    def _run_checkpoint(self, checkpointer: sqlite3.Connection) -> None:
+        """In the thread. ``PASSIVE``: copies what no reader still needs, never waits for
+        anyone; what it leaves is copied by a later one."""
         try:
-            await _to_the_end(checkpointer.execute, "PRAGMA wal_checkpoint(PASSIVE)")
+            checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except sqlite3.Error as exc:
             log.warning("WAL checkpoint failed: %s", exc)
         else:
@@ -362,6 +363,7 @@ class SQLiteDatabase(Database):
     def _settle(self, batch: _Batch, failure: Exception | None) -> None:
         """Tell the batch's members how its ``COMMIT`` went (a failure rolls it back)."""
         if failure is None:
+            self._start_checkpoint()
             self.commits += 1
             batch.tell(None)
             return
@@ -372,16 +374,3 @@ class SQLiteDatabase(Database):
                 raw.execute("ROLLBACK")
         error = failure if isinstance(failure, DatabaseUnavailable) else None
         batch.tell(error or DatabaseUnavailable(str(failure)))
-
-
-async def _to_the_end(function: Callable[..., Any], *args: Any) -> Any:
-    """``function(*args)`` in a thread. A cancellation of the caller meanwhile waits for the
-    thread to finish before it goes on: the caller owns what the thread is using."""
-    running = asyncio.ensure_future(asyncio.to_thread(function, *args))
-    try:
-        return await asyncio.shield(running)
-    except asyncio.CancelledError:
-        await asyncio.wait([running])
-        if not running.cancelled():
-            running.exception()  # retrieved: the caller reads the outcome from the connection
-        raise
