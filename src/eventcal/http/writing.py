@@ -3,6 +3,9 @@ and one transaction holding both the write and the response stored for the key."
 
 from __future__ import annotations
 
+import asyncio
+import secrets
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -14,6 +17,7 @@ from eventcal.http.negotiation import Negotiated
 from eventcal.http.reading import read_body
 from eventcal.http.request import Matched
 from eventcal.http.responses import Outgoing, build, send
+from eventcal.storage.db import TransactionConflict
 
 if TYPE_CHECKING:
     from eventcal.http.router import Endpoint, Runtime
@@ -56,23 +60,44 @@ async def serve_change(
         # Slow work on the parameters (decoding an upload) before the transaction: a SQLite
         # write transaction holds the database's one write lock while it runs.
         raw = await endpoint.prepare(raw, matched.actor)
-    database = runtime.database
-    context = database.transaction() if endpoint.writes else database.read()
-    async with context as conn:
-        if guard is not None:
-            replay = await guard.claim(conn)
-            if replay is not None:
-                return send(replay, None, head=False)
-        state = matched.state(raw, conn, negotiated.language)
-        state.if_match = request.headers.get("if-match")
-        state.files = body.files
-        params = await parse_args(endpoint.args, raw, state)
-        reply = await endpoint.handler(state, params)
-        tagged = reply.revision is not None
-        built = build(reply, matched.headers, envelope, query.get("_fields"), tagged=tagged)
-        if guard is not None and 200 <= reply.status < 300:
-            await guard.save(conn, built)
-    return send(built, None, head=False)
+
+    async def once() -> Outgoing:
+        database = runtime.database
+        context = database.transaction() if endpoint.writes else database.read()
+        async with context as conn:
+            if guard is not None:
+                replay = await guard.claim(conn)
+                if replay is not None:
+                    return send(replay, None, head=False)
+            state = matched.state(raw, conn, negotiated.language)
+            state.if_match = request.headers.get("if-match")
+            state.files = body.files
+            params = await parse_args(endpoint.args, raw, state)
+            reply = await endpoint.handler(state, params)
+            tagged = reply.revision is not None
+            built = build(reply, matched.headers, envelope, query.get("_fields"), tagged=tagged)
+            if guard is not None and 200 <= reply.status < 300:
+                await guard.save(conn, built)
+        return send(built, None, head=False)
+
+    return await retried(once)
+
+
+CONFLICT_RETRIES = 3
+"""Times a write that PostgreSQL rolled back to break a deadlock or a serialization conflict
+is run again before its caller gets the 503 (nothing of it was written)."""
+
+
+async def retried(write: Callable[[], Awaitable[Outgoing]]) -> Outgoing:
+    """``write()``, run again when PostgreSQL rolled it back whole to break a deadlock or a
+    serialization conflict (after a short random pause, so the writers that met no longer
+    meet); the last conflict is the caller's 503."""
+    for attempt in range(CONFLICT_RETRIES):
+        try:
+            return await write()
+        except TransactionConflict:
+            await asyncio.sleep((5 + secrets.randbelow(20)) / 1000 * (attempt + 1))
+    return await write()
 
 
 def _idempotency_key(request: Request, matched: Matched, endpoint: Endpoint) -> str | None:
