@@ -61,7 +61,7 @@ ENTRY_OVERHEAD = 1000
 ``bench/README.md``, "A single event (single branch)"."""
 PIECE_OVERHEAD = 50
 """Bytes a shared piece costs besides its text (the object and its slot in the table)."""
-SHARED_PART = 16
+SHARED_PART = 32
 """The part of the cache's bytes that shared pieces may take."""
 MAX_NAMES = 50_000
 """Dependency names kept as one object each (beyond that the table starts again)."""
