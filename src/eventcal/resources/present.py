@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from eventcal.http.conditional import body_digest
-from eventcal.resources.loading import Loaded, load
+from eventcal.resources.loading import Loaded, load, plain
 from eventcal.resources.pieces import pieces
 from eventcal.resources.spec import Relation, Resource, Shown
 from eventcal.storage.db import Row
@@ -287,6 +287,7 @@ async def _present(
     context_edit: bool,
 ) -> tuple[list[dict[str, Any]], Loaded]:
     """Each object ends with its URLs in the collection's other formats (``ical_url``)."""
+    rows = [plain(row) for row in rows]
     loaded = await load(call, resource, rows, password=password, context_edit=context_edit)
     protected = resource.behaviour.protected
     items = [
