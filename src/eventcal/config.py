@@ -44,9 +44,11 @@ class Settings:
     log_level: str = "INFO"
     access_log: bool = True
     """One JSON line per request (logger ``eventcal.access``)."""
-    response_cache_mb: int = 24
-    item_cache_mb: int = 32
+    response_cache_mb: int = 12
     """Per-process cache of built GET responses (0 turns it off)."""
+    item_cache_mb: int = 40
+    """Per-process cache of built items and listing totals (0 turns it off): 40 MB hold the
+    bench's 10,000 single events (``bench/README.md``)."""
     login_max_failures: int = 10
     """Failed HTTP Basic logins for one user login within the window before it is refused."""
     login_max_failures_per_address: int = 30
@@ -211,8 +213,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         log_level=(source.get("EVENTCAL_LOG_LEVEL") or "INFO").upper(),
         access_log=(source.get("EVENTCAL_ACCESS_LOG") or "1").strip().lower()
         not in ("0", "false", "no", "off"),
-        response_cache_mb=_int(source, "EVENTCAL_RESPONSE_CACHE_MB", 24),
-        item_cache_mb=_int(source, "EVENTCAL_ITEM_CACHE_MB", 32),
+        response_cache_mb=_int(source, "EVENTCAL_RESPONSE_CACHE_MB", 12),
+        item_cache_mb=_int(source, "EVENTCAL_ITEM_CACHE_MB", 40),
         login_max_failures=_int(source, "EVENTCAL_LOGIN_MAX_FAILURES", 10),
         login_max_failures_per_address=_int(source, "EVENTCAL_LOGIN_MAX_FAILURES_PER_ADDRESS", 30),
         login_window_seconds=_int(source, "EVENTCAL_LOGIN_WINDOW_SECONDS", 900),

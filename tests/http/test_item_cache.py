@@ -14,6 +14,7 @@ import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient
 
+from eventcal.http.conditional import entity_tag
 from eventcal.storage import itemcache
 from eventcal.storage.itemcache import ItemCache
 from tests.conftest import NS, Api
@@ -68,15 +69,21 @@ def test_a_cached_item_is_sent_as_built(writer: Api, linked: dict[str, int]) -> 
     hits = items(writer.client).hits
     cached = [writer.get(f"{NS}/events/{event}"), writer.get(f"{NS}/events")]
     assert items(writer.client).hits == hits + 2
-    for first, again in zip(built, cached, strict=True):
+    revisions = [1, None]  # the single read's tag names the event's revision
+    for first, again, revision in zip(built, cached, revisions, strict=True):
         assert again.content == first.content
         assert again.headers["ETag"] == first.headers["ETag"]
+        # The digest kept with the item is the body's own.
+        assert again.headers["ETag"] == entity_tag(again.content, revision)
     picked = writer.get(f"{NS}/events/{event}?_fields=id,venue.venue")
     assert picked.json() == {"id": event, "venue": {"venue": "Hall"}}
+    assert picked.headers["ETag"] == entity_tag(picked.content, 1)
     listed = writer.get(f"{NS}/events?_fields=events").json()
     assert listed == {"events": built[1].json()["events"]}
-    wrapped = writer.get(f"{NS}/events/{event}?_envelope").json()
+    enveloped = writer.get(f"{NS}/events/{event}?_envelope")
+    wrapped = enveloped.json()
     assert wrapped["body"] == built[0].json()
+    assert enveloped.headers["ETag"] == entity_tag(enveloped.content, 1)
     assert items(writer.client).hits == hits + 5
 
 

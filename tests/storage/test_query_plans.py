@@ -28,8 +28,8 @@ from eventcal.http.request import RequestState
 from eventcal.permissions import ANONYMOUS
 from eventcal.resources import translations
 from eventcal.resources.listing import ListQuery
+from eventcal.resources.loading import link_query
 from eventcal.resources.posts.rules import statements
-from eventcal.resources.present import link_query
 from eventcal.storage import migrate
 from eventcal.storage import queries as q
 from eventcal.storage.db import _CompileCache, _sqlite_value

@@ -31,10 +31,17 @@ from eventcal.storage.itemcache import ItemCache, Reads
 from eventcal.storage.kept import Store
 
 
-def entity_tag(body: bytes, revision: int | None = None) -> str:
+def body_digest(body: bytes) -> str:
+    """The hash an entity tag names a body by."""
+    return hashlib.blake2b(body, digest_size=12).hexdigest()
+
+
+def entity_tag(body: bytes, revision: int | None = None, digest: str | None = None) -> str:
     """A strong entity tag of a body; for one item's body it starts with the item's revision
-    (``"r7-…"``), which ``If-Match`` compares."""
-    digest = hashlib.blake2b(body, digest_size=12).hexdigest()
+    (``"r7-…"``), which ``If-Match`` compares. ``digest`` is the body's :func:`body_digest`
+    when the caller has it already."""
+    if digest is None:
+        digest = body_digest(body)
     return f'"r{revision}-{digest}"' if revision is not None else f'"{digest}"'
 
 
@@ -127,6 +134,8 @@ class ResponseCache:
             self._items.follow(self._store)
         self.hits = 0
         self.misses = 0
+        self.left_to_items = 0
+        """Responses not kept because the item cache keeps them (``Reads.kept``)."""
 
     @property
     def size(self) -> int:
@@ -156,7 +165,12 @@ class ResponseCache:
 
     def put(self, key: Any, version: int, built: Built, reads: Reads | None = None) -> None:
         """Keep a response built at ``version``; with ``reads`` complete (and no sync having
-        applied a change to what it read while it was built), by what it read."""
+        applied a change to what it read while it was built), by what it read. A response that
+        is one item the item cache keeps (``Reads.kept``) is not copied here: that cache serves
+        it."""
+        if reads is not None and reads.kept:
+            self.left_to_items += 1
+            return
         key_size = key_bytes(key)
         if key_size > MAX_KEY_BYTES:
             return

@@ -30,6 +30,9 @@ class Reply:
     filters, "upcoming" filters): such responses are not kept in the response cache."""
     revision: int | None = None
     """The revision of the one item the body shows (its ``ETag`` then names it: If-Match)."""
+    digest: str | None = None
+    """The body's ``body_digest`` as encoded, when known already (an item the item cache
+    keeps): used for its entity tag unless ``_fields`` or ``_envelope`` change the body."""
     media_type: str | None = None
     """The body is already bytes of this type (an iCalendar feed): sent as it is, without
     ``_fields`` or ``_envelope``, which apply to JSON only."""
@@ -95,7 +98,8 @@ def build(
         body = {"body": body, "status": reply.status, "headers": envelope_headers}
         status = 200
     content = orjson.dumps(body)
-    etag = entity_tag(content, reply.revision) if tagged and 200 <= status < 300 else ""
+    digest = reply.digest if body is reply.body else None
+    etag = entity_tag(content, reply.revision, digest) if tagged and 200 <= status < 300 else ""
     if etag:
         all_headers["ETag"] = etag
     return Built(status, all_headers, content, etag)

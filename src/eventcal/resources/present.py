@@ -1,52 +1,36 @@
-"""Presenting items: what a page of items links to is loaded in bulk, then each item is shown by
-its collection's presenter.
+"""Presenting items: what a page of items links to is loaded in bulk (``resources/loading.py``),
+then each item is shown by its collection's presenter.
 
 One query per link table or column of the collection's relations (relations that share a link,
 such as an event's categories and tags, share the query), one for the media of every item shown,
 and one for the translations of everything shown — whatever the number of items and whatever the
-language, so a list page costs the same at ``per_page=1`` and ``per_page=50``.
+language, so a list page costs the same at ``per_page=1`` and ``per_page=50``. What an anonymous
+read shows comes from the item cache when it keeps it (as pieces: ``resources/pieces.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import orjson
-import sqlalchemy as sa
 
-from eventcal.resources.spec import ColumnLink, Link, Relation, Resource, Shown
-from eventcal.resources.translations import Texts, load_texts
-from eventcal.storage import queries as q
-from eventcal.storage.db import Row, in_values
+from eventcal.http.conditional import body_digest
+from eventcal.resources.loading import Loaded, load, plain
+from eventcal.resources.pieces import pieces
+from eventcal.resources.spec import Relation, Resource, Shown
+from eventcal.storage.db import Row
 
 MEDIA = "media"
 """How the change log names a media item (an item's image)."""
+DIGEST_BYTES = 81
+"""What an item cache entry's digest costs (a string of 24 hexadecimal digits and its slot)."""
 
 if TYPE_CHECKING:
     from eventcal.context import Call, Site, Urls
-
-
-@dataclass(slots=True)
-class Loaded:
-    """What a set of items links to, loaded in bulk."""
-
-    related: dict[str, dict[int, list[Row]]] = field(default_factory=dict)
-    """Relation name → source id → target rows, in the relation's order."""
-    media: dict[int, Row] = field(default_factory=dict)
-    texts: Texts = field(default_factory=lambda: Texts("en", "en"))
-    locked: set[int] = field(default_factory=set)
-    """Related items whose protected content the caller may not see."""
-    extra: dict[int, Row] = field(default_factory=dict)
-    """More rows of the collection itself, by id (``Resource.also_load``)."""
-    embedded: dict[tuple[str, int, bool, bool], dict[str, Any]] = field(default_factory=dict)
-    """Linked items as already shown, by relation, id, single read and protection: a page of
-    150 events at 20 venues presents each venue once (presenters are functions of the row and
-    of what is loaded, and nothing changes an embedded object afterwards)."""
-    also_loaded: int = 0
-    """How many rows ``also_load`` added (the shown rows' extra dependencies)."""
+    from eventcal.storage.itemcache import ItemCache
 
 
 @dataclass(slots=True)
@@ -120,113 +104,23 @@ class Presented:
 
     def linked_data(self, relation: str, row: Row) -> list[dict[str, Any]]:
         """The schema.org objects of the targets an item links to (what they may show)."""
-        return [
-            ctx.resource.linked_data(linked, ctx)
-            for linked, ctx in self._targets(relation, row)
-            if ctx.resource.linked_data is not None
-        ]
+        described = self.loaded.described
+        found = []
+        for linked, ctx in self._targets(relation, row):
+            describe = ctx.resource.linked_data
+            if describe is None:
+                continue
+            key = (relation, int(linked["id"]), ctx.single, ctx.protected)
+            data = described.get(key)
+            if data is None:
+                data = described[key] = describe(linked, ctx)
+            found.append(data)
+        return found
 
 
 @lru_cache(maxsize=256)
 def _relation(resource: Resource, name: str) -> Relation:
     return resource.relation(name)
-
-
-@lru_cache(maxsize=64)
-def link_query(link: Link, target: Resource) -> sa.Select[Any]:
-    """The targets of a page of sources: by id for a column link, joined for a link table."""
-    table = target.table
-    if isinstance(link, ColumnLink):
-        return sa.select(table).where(in_values(table.c.id, "ids"))
-    order = [link.source, link.position] if link.position is not None else [link.source]
-    return (
-        sa.select(link.source.label("source_id"), table)
-        .join(table, table.c.id == link.target)
-        .where(in_values(link.source, "ids"))
-        .order_by(*order, *target.order)
-    )
-
-
-def _groups(resource: Resource) -> list[list[Relation]]:
-    """The relations, grouped by the link they share (one query per group)."""
-    groups: dict[int, list[Relation]] = {}
-    for relation in resource.relations:
-        groups.setdefault(id(relation.link), []).append(relation)
-    return list(groups.values())
-
-
-async def _load_group(
-    call: Call, relations: list[Relation], rows: Sequence[Row]
-) -> dict[str, dict[int, list[Row]]]:
-    """Relation name → source id → target rows, for relations that share one link."""
-    link = relations[0].link
-    targets = [call.registry.target(r) for r in relations]
-    if isinstance(link, ColumnLink):
-        column = link.column.name
-        wanted = sorted({int(r[column]) for r in rows if r[column]})
-        found = await call.conn.all(link_query(link, targets[0]), {"ids": wanted}) if wanted else []
-        by_id = {int(t["id"]): t for t in found}
-        linked = {
-            int(r["id"]): [by_id[int(r[column])]]
-            for r in rows
-            if r[column] and int(r[column]) in by_id
-        }
-        return {relation.name: linked for relation in relations}
-    ids = [int(r["id"]) for r in rows]
-    found = await call.conn.all(link_query(link, targets[0]), {"ids": ids})
-    result: dict[str, dict[int, list[Row]]] = {}
-    for relation, target in zip(relations, targets, strict=True):
-        grouped: dict[int, list[Row]] = {}
-        scope = target.scope  # what ``target.owns`` tests, inlined: once per row and relation
-        for t in found:
-            if scope is None or t[scope[0]] == scope[1]:
-                grouped.setdefault(int(t["source_id"]), []).append(t)
-        result[relation.name] = grouped
-    return result
-
-
-async def load(
-    call: Call,
-    resource: Resource,
-    rows: Sequence[Row],
-    *,
-    password: str | None = None,
-    context_edit: bool = False,
-) -> Loaded:
-    """Everything ``rows`` link to, their media and translations (see the module docstring).
-
-    ``password`` and ``context_edit`` decide which linked items are shown protected (their own
-    rule, with the request's password)."""
-    loaded = Loaded()
-    shown: list[tuple[Resource, Row]] = [(resource, r) for r in rows]
-    if rows:
-        for relations in _groups(resource):
-            loaded.related.update(await _load_group(call, relations, rows))
-        if resource.also_load is not None:
-            extra = await resource.also_load(call, resource, rows)
-            loaded.extra = {int(r["id"]): r for r in [*rows, *extra]}
-            loaded.also_loaded = len(extra)
-            shown.extend((resource, r) for r in extra)
-    for relation in resource.relations:
-        target = call.registry.target(relation)
-        protected = target.behaviour.protected
-        for items in loaded.related.get(relation.name, {}).values():
-            shown += [(target, t) for t in items]
-            loaded.locked.update(
-                [int(t["id"]) for t in items if protected(call.actor, t, password, context_edit)]
-            )
-    media_ids = {int(r[c]) for res, r in shown if (c := res.image_column) and r[c]}
-    if media_ids:
-        media = await call.conn.all(q.MEDIA_BY_IDS, {"ids": sorted(media_ids)})
-        loaded.media = {int(m["id"]): m for m in media}
-    loaded.texts = await load_texts(
-        call.conn,
-        call.language,
-        call.site.default_language,
-        kinds=sorted({res.name for res, _ in shown}),
-        ids=sorted({int(r["id"]) for _, r in shown}),
-    )
-    return loaded
 
 
 async def present_rows(
@@ -244,8 +138,32 @@ async def present_rows(
     it (``storage/itemcache.py``); only the rows it lacks are loaded and presented. With
     ``spliced``, an item from the cache is its JSON as it is (an ``orjson.Fragment``, for a
     body that is only encoded), not decoded into a dict."""
+    items, _ = await present_tagged(
+        call,
+        resource,
+        rows,
+        single=single,
+        password=password,
+        context_edit=context_edit,
+        spliced=spliced,
+    )
+    return items
+
+
+async def present_tagged(
+    call: Call,
+    resource: Resource,
+    rows: Sequence[Row],
+    *,
+    single: bool = False,
+    password: str | None = None,
+    context_edit: bool = False,
+    spliced: bool = False,
+) -> tuple[list[Any], list[str | None]]:
+    """:func:`present_rows`, and with ``spliced`` each item's digest as the item cache keeps
+    it (``body_digest`` of its JSON, for the entity tag of a body that is that item alone;
+    None for items it does not keep)."""
     cache = call.items
-    reads = call.reads
     if (
         cache is None
         or not cache.enabled
@@ -254,22 +172,27 @@ async def present_rows(
         or not call.actor.is_anonymous
         or "revision" not in resource.table.c
     ):
-        if reads is not None:
-            reads.complete = False
+        if call.reads is not None:
+            call.reads.complete = False
         items, _ = await _present(
             call, resource, rows, single=single, password=password, context_edit=context_edit
         )
-        return items
+        return items, [None] * len(items)
     keys = [
         (resource.name, int(r["id"]), int(r["revision"]), call.language, call.urls, single)
         for r in rows
     ]
-    # Entries are the items' JSON: compact, and every request gets objects of its own.
+    # Entries are the items' digest and JSON (in pieces: see ``pieces``): compact, and every
+    # request gets objects of its own.
     decode = orjson.Fragment if spliced else orjson.loads
-    shown: list[Any] = [
-        None if (found := cache.get(key, reads)) is None else decode(found) for key in keys
-    ]
+    shown: list[Any] = []
+    digests: list[str | None] = []
+    for key in keys:
+        found = cache.get(key, call.reads)
+        shown.append(None if found is None else decode(b"".join(found[1:])))
+        digests.append(found[0] if found is not None and spliced else None)
     missing = [i for i, item in enumerate(shown) if item is None]
+    kept = len(shown) - len(missing)
     if missing:
         built_rows = [rows[i] for i in missing]
         built, loaded = await _present(
@@ -277,19 +200,38 @@ async def present_rows(
         )
         for i, row, item in zip(missing, built_rows, built, strict=True):
             shown[i] = item
-            extra = _shown_with(resource, row, loaded)
-            if extra is None:
-                if reads is not None:
-                    reads.complete = False
-                continue
-            # An exact copy: orjson's output may sit in a much larger buffer.
-            body = bytes(memoryview(orjson.dumps(item)))
-            deps = dependencies(call, resource, row, loaded)
-            deps += [(resource.name, extra_id) for extra_id in extra]
-            cache.put(keys[i], body, deps, len(body), call.items_epoch)
-            if reads is not None:
-                reads.deps.update(deps)
-    return [item for item in shown if item is not None]
+            digest = _keep(call, cache, resource, (keys[i], row, item), loaded)
+            kept += digest is not None
+            digests[i] = digest if spliced else None
+    if call.reads is not None and single and kept == len(rows) == 1:
+        call.reads.kept = True  # the response is this item: the item cache keeps it
+    return shown, digests
+
+
+def _keep(
+    call: Call,
+    cache: ItemCache,
+    resource: Resource,
+    built: tuple[Hashable, Row, dict[str, Any]],
+    loaded: Loaded,
+) -> str | None:
+    """Keep a built item (its key, row and object) in the item cache: its digest if kept."""
+    key, row, item = built
+    reads = call.reads
+    extra = _shown_with(resource, row, loaded)
+    if extra is None:
+        if reads is not None:
+            reads.complete = False
+        return None
+    parts, size = pieces(item, [*loaded.embedded.values(), *loaded.described.values()], cache)
+    digest = body_digest(b"".join(parts))
+    deps = dependencies(call, resource, row, loaded)
+    deps += [(resource.name, extra_id) for extra_id in extra]
+    if reads is not None:
+        reads.deps.update(deps)
+    value = (digest, *parts)
+    kept = cache.put(key, value, deps, size + DIGEST_BYTES, call.items_epoch)
+    return digest if kept else None
 
 
 def _shown_with(resource: Resource, row: Row, loaded: Loaded) -> Sequence[int] | None:
@@ -345,6 +287,7 @@ async def _present(
     context_edit: bool,
 ) -> tuple[list[dict[str, Any]], Loaded]:
     """Each object ends with its URLs in the collection's other formats (``ical_url``)."""
+    rows = [plain(row) for row in rows]
     loaded = await load(call, resource, rows, password=password, context_edit=context_edit)
     protected = resource.behaviour.protected
     items = [

@@ -22,7 +22,7 @@ from eventcal.resources.archive import format_links
 from eventcal.resources.listing import ListQuery
 from eventcal.resources.pagination import Page
 from eventcal.resources.posts.rules import forbidden
-from eventcal.resources.present import present_rows
+from eventcal.resources.present import present_rows, present_tagged
 from eventcal.resources.spec import Resource
 from eventcal.storage.db import Row
 
@@ -143,7 +143,7 @@ async def read(
     call = state.call
     password = params.get("password")
     resource.behaviour.check_read(resource, call.actor, row, password, state.context_edit)
-    shown = await present_rows(
+    shown, digests = await present_tagged(
         call,
         resource,
         [row],
@@ -152,7 +152,7 @@ async def read(
         context_edit=state.context_edit,
         spliced=spliced,
     )
-    return Reply(shown[0], revision=int(row["revision"]))
+    return Reply(shown[0], revision=int(row["revision"]), digest=digests[0])
 
 
 # --- writing ---------------------------------------------------------------------------------

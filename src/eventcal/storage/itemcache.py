@@ -21,6 +21,9 @@ name), and a total whose stamp is not current is counted again. A change logged 
 *text generation*, which stamps only the totals of listings with a search condition: a title edit
 leaves a category's total alone, not the total of a search for the new word.
 
+An entry is the item's JSON in pieces (:meth:`ItemCache.share`): what many items embed (a venue,
+a category) is one shared copy, so an event's entry holds little more than its own fields.
+
 An entry built while a sync dropped one of the items it was built from (its data may predate
 that change) is not stored: :meth:`put` takes the *epoch* the request saw after its own sync and
 drops the entry when a sync has since applied a change naming one of its dependencies (or cleared
@@ -38,6 +41,7 @@ entries or as they are built, and the generations of what its listing read), and
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
@@ -58,9 +62,15 @@ MAX_TOTALS = 10_000
 MAX_DROPS_KEPT = 20_000
 """Items whose last drop's epoch is remembered for :meth:`ItemCache.unchanged_since`; past
 that, the memory starts again and builds that began earlier are not kept."""
-ENTRY_OVERHEAD = 3000
-"""Bytes an entry costs besides its value (key, dependency sets, LRU links, and the heap around
-them): 32 MB so counted grew a worker by 33 MB (tracemalloc and VmRSS after malloc_trim)."""
+ENTRY_OVERHEAD = 1000
+"""Bytes an entry costs besides its value (key, dependencies, LRU links): see
+``bench/README.md``, "A single event (single branch)"."""
+PIECE_OVERHEAD = 50
+"""Bytes a shared piece costs besides its text (the object and its slot in the table)."""
+SHARED_PART = 32
+"""The part of the cache's bytes that shared pieces may take."""
+MAX_NAMES = 50_000
+"""Dependency names kept as one object each (beyond that the table starts again)."""
 
 CHANGES_SINCE = (
     sa.select(change.c.version, change.c.kind, change.c.item_id, change.c.aspect)
@@ -88,11 +98,57 @@ class Reads:
     deps: set[Dependency] = field(default_factory=set)
     generations: set[str] = field(default_factory=set)
     complete: bool = True
+    kept: bool = False
+    """The response is one item as this cache keeps it (a single read): the response cache
+    keeps no second copy of it."""
 
     def listed(self, kinds: Iterable[str], *, text: bool = False) -> None:
         """The response read which items of ``kinds`` exist and what conditions read of
         them (their searched text with ``text``)."""
         self.generations.update(generation_names(kinds, text=text))
+
+
+class Shared:
+    """Byte strings that many entries hold, one copy each (see :meth:`ItemCache.share`),
+    bounded by ``max_bytes``; a piece no entry holds any more goes when room is needed."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.size = 0
+        self._pieces: dict[bytes, bytes] = {}
+        self._refused = 0
+
+    def __len__(self) -> int:
+        return len(self._pieces)
+
+    def share(self, piece: bytes) -> bytes | None:
+        """The one copy of ``piece``; None when it does not fit (the caller keeps its own)."""
+        found = self._pieces.get(piece)
+        if found is not None:
+            return found
+        cost = len(piece) + PIECE_OVERHEAD
+        if self.size + cost > self.max_bytes:
+            if self._refused % 1024 == 0:  # a scan of the table, not on every refusal
+                self.prune()
+            self._refused += 1
+            if self.size + cost > self.max_bytes:
+                return None
+        piece = bytes(memoryview(piece))  # an exact copy: orjson's buffer may be far larger
+        self._pieces[piece] = piece
+        self.size += cost
+        return piece
+
+    def prune(self) -> None:
+        """Forget the pieces only this table holds (its key and value, the loop's name and
+        ``getrefcount``'s argument: 4 references)."""
+        unused = [piece for piece in self._pieces if sys.getrefcount(piece) <= 4]
+        for piece in unused:
+            del self._pieces[piece]
+            self.size -= len(piece) + PIECE_OVERHEAD
+
+    def clear(self) -> None:
+        self._pieces.clear()
+        self.size = 0
 
 
 class ItemCache:
@@ -112,7 +168,9 @@ class ItemCache:
         """The epoch at which each generation last moved."""
         self.hits = 0
         self.misses = 0
-        self._items = Store(max_bytes)
+        self._shared = Shared(max_bytes // SHARED_PART)
+        self._items = Store(max_bytes - self._shared.max_bytes)
+        self._names: dict[Dependency, Dependency] = {}
         self._stores = [self._items]
         self._generations: dict[str, int] = {}
         self._cleared = 0
@@ -128,7 +186,13 @@ class ItemCache:
 
     @property
     def size(self) -> int:
-        return self._items.size
+        return self._items.size + self._shared.size
+
+    def share(self, piece: bytes) -> bytes | None:
+        """The one copy of a piece of JSON that many entries hold (what they embed), kept
+        while any entry holds it; None when the room for such pieces is full (the entry then
+        keeps, and counts, its own)."""
+        return self._shared.share(piece)
 
     def follow(self, store: Store) -> None:
         """Apply the change log to ``store`` too: values built from a changed item go, and
@@ -148,14 +212,19 @@ class ItemCache:
 
     def put(
         self, key: Hashable, value: Any, deps: Iterable[Dependency], size: int, epoch: int
-    ) -> None:
+    ) -> bool:
         """Keep ``value`` (about ``size`` bytes) unless a sync dropped one of ``deps`` after
-        ``epoch``."""
+        ``epoch``; whether it was kept."""
         cost = size + ENTRY_OVERHEAD
-        kept = tuple(set(deps))
+        kept = set(deps)
         if cost > self.max_bytes // 16 or not self.unchanged_since(epoch, kept):
-            return
-        self._items.put(key, value, kept, cost)
+            return False
+        names = self._names
+        if len(names) > MAX_NAMES:
+            names.clear()
+        # One tuple per item named, whatever the number of entries built from it.
+        self._items.put(key, value, tuple({names.setdefault(d, d) for d in kept}), cost)
+        return True
 
     def unchanged_since(
         self, epoch: int, deps: Iterable[Dependency], generations: Iterable[str] = ()
@@ -202,6 +271,7 @@ class ItemCache:
     def clear(self) -> None:
         for store in self._stores:
             store.clear()
+        self._shared.clear()
         self._totals.clear()
         self.epoch += 1
         self._floor = self.epoch
