@@ -78,3 +78,12 @@ def test_shared_pieces_are_bounded_and_forgotten_when_no_entry_holds_them() -> N
     assert len(shared) == 3 and all(piece is not None for piece in held)
     assert shared.share(os.urandom(100)) is None  # full of held pieces: the caller keeps its own
     assert shared.size <= shared.max_bytes
+
+
+def test_without_room_to_share_an_entry_keeps_and_counts_its_own_copy() -> None:
+    hall = _venue("Hall")
+    item = _event(1, hall, [])
+    roomy, roomy_size = pieces(item, [hall, hall["json_ld"]], ItemCache(1024 * 1024))
+    full, full_size = pieces(item, [hall, hall["json_ld"]], ItemCache(1024))  # 32 B to share
+    assert b"".join(full) == b"".join(roomy) == orjson.dumps(item)
+    assert full_size >= roomy_size + len(orjson.dumps(hall))

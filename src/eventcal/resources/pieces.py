@@ -96,5 +96,7 @@ def _kept(parts: list[tuple[bytes, bool]], cache: ItemCache) -> tuple[Parts, int
         one = cache.share(piece) if embedded or len(piece) <= SHORT_PIECE else None
         if one is None:
             size += len(piece) + BYTES_OVERHEAD
-        kept.append(piece if one is None else one)
+            # An exact copy: orjson's output may sit in a much larger buffer.
+            one = bytes(memoryview(piece))
+        kept.append(one)
     return tuple(kept), size

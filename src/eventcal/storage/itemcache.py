@@ -69,8 +69,10 @@ PIECE_OVERHEAD = 50
 """Bytes a shared piece costs besides its text (the object and its slot in the table)."""
 SHARED_PART = 32
 """The part of the cache's bytes that shared pieces may take."""
-MAX_NAMES = 50_000
-"""Dependency names kept as one object each (beyond that the table starts again)."""
+MAX_NAMES = 20_000
+"""Dependency names kept as one object each (beyond that the table starts again; at most
+~2.5 MB, not counted in the cache's size: the 10,000 bench events and what they link to are
+~10,500 names)."""
 
 CHANGES_SINCE = (
     sa.select(change.c.version, change.c.kind, change.c.item_id, change.c.aspect)
