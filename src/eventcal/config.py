@@ -213,7 +213,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         log_level=(source.get("EVENTCAL_LOG_LEVEL") or "INFO").upper(),
         access_log=(source.get("EVENTCAL_ACCESS_LOG") or "1").strip().lower()
         not in ("0", "false", "no", "off"),
-        response_cache_mb=_int(source, "EVENTCAL_RESPONSE_CACHE_MB", 12),
+        response_cache_mb=_int(source, "EVENTCAL_RESPONSE_CACHE_MB", 24),
         item_cache_mb=_int(source, "EVENTCAL_ITEM_CACHE_MB", 40),
         login_max_failures=_int(source, "EVENTCAL_LOGIN_MAX_FAILURES", 10),
         login_max_failures_per_address=_int(source, "EVENTCAL_LOGIN_MAX_FAILURES_PER_ADDRESS", 30),
