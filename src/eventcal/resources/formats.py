@@ -56,7 +56,7 @@ async def render_list(
     limit = found.max_items(call.site)
     paged = Params({**params.values, "page": 1, "per_page": limit}, params.sent)
     query = await listing.prepare(state, paged, resource)
-    total = await listing.count(call.conn, query)
+    total = query.total = await listing.count(call.conn, query)
     if total > limit:
         raise ApiError(
             "rest_feed_too_large",

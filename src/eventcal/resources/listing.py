@@ -54,6 +54,9 @@ class ListQuery:
     """Ids whose order the page keeps (``orderby=include``)."""
     empty_pages: bool = False
     """A page past the end is an empty page (terms), not a 404 (posts)."""
+    total: int | None = None
+    """The exact total, once counted (or found counted): a listing may choose how its page
+    finds its rows by it."""
 
     def on(self, name: str, shape: Hashable = True, **values: Any) -> None:
         """Turn a condition on with its bound values."""
@@ -148,17 +151,20 @@ async def count(call: Call, resource: Resource, query: ListQuery) -> int:
     listing = resource.listing
     cache = call.items
     if cache is None or not cache.enabled or not query.cacheable or not call.actor.is_anonymous:
-        return await listing.count(call.conn, query)
+        query.total = await listing.count(call.conn, query)
+        return query.total
     try:
         values = orjson.dumps(query.values, option=orjson.OPT_SORT_KEYS)
     except TypeError:
-        return await listing.count(call.conn, query)
+        query.total = await listing.count(call.conn, query)
+        return query.total
     key = ("total", resource.name, query.key, values)
     stamp = cache.stamp(kinds_read(call.registry, resource), text=listing.reads_text(query.key))
     found = cache.total(key, stamp)
     if found is not None:
+        query.total = found
         return found
-    total = await listing.count(call.conn, query)
+    total = query.total = await listing.count(call.conn, query)
     cache.put_total(key, stamp, total, call.items_epoch)
     return total
 

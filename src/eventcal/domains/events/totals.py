@@ -125,10 +125,6 @@ INCLUDED = "included"
 LINKED = frozenset({"categories", "tags", "organizer"})
 """Filters through a link table: their totals read the linked events by id (``search._ById``)."""
 
-LINKED_TOTAL = "linked_total"
-"""Where a total counted from a linked item's summary is kept for the page (``query.values``):
-an item with few events lists them first without asking the summaries (``link_pages.FEW``)."""
-
 WINDOW_ONLY = {"listed", "start_min", "end_max"}
 """The conditions of the default listing (besides the status): its total comes from the
 per-day summary."""
@@ -201,9 +197,7 @@ class EventListing(Listing):
         linked = self.counted_by_link(query)
         if linked is not None:
             statement = LINKED_COUNTS[linked][2]
-            found = int(await conn.scalar(statement, self._linked_params(query, linked)))
-            query.values[LINKED_TOTAL] = found  # for the page's choice (``rows``)
-            return found
+            return int(await conn.scalar(statement, self._linked_params(query, linked)))
         name = self.counted_from_a_side(query.key)
         if name is not None:
             window = partial(self._window_count, conn, query)
@@ -235,7 +229,9 @@ class EventListing(Listing):
         params = {**query.values, "limit": query.per_page, "offset": query.offset}
         key = query.key
         linked = self.counted_by_link(query)
-        few = query.values.get(LINKED_TOTAL, link_pages.FEW) < link_pages.FEW
+        # The total is counted first (or found in the item cache): this filter alone narrows
+        # the listing, so it is the item's events in the window.
+        few = (link_pages.FEW if query.total is None else query.total) < link_pages.FEW
         if linked in LINK_PAGES and not few:
             need = query.offset + query.per_page
             linked_params = self._linked_params(query, linked)
