@@ -44,7 +44,7 @@ class Settings:
     log_level: str = "INFO"
     access_log: bool = True
     """One JSON line per request (logger ``eventcal.access``)."""
-    response_cache_mb: int = 12
+    response_cache_mb: int = 24
     """Per-process cache of built GET responses (0 turns it off)."""
     item_cache_mb: int = 40
     """Per-process cache of built items and listing totals (0 turns it off): 40 MB hold the

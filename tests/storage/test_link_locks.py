@@ -1,7 +1,7 @@
 """Writers linking the same organizers to events of the same day in opposite orders, at once,
-all succeed with the order each gave: link rows are written in target order (each row's
-trigger locks its organizer's day summary, migration 0020), and a write that PostgreSQL rolls
-back to break a deadlock anyway is run again instead of answering 503."""
+all succeed with the order each gave: each row's trigger locks its organizer's day summary
+(migration 0020), so the writers first take a lock per target they link or unlink, in one
+order (without those locks PostgreSQL broke deadlocks among them and some answered 503)."""
 
 from __future__ import annotations
 

@@ -227,6 +227,11 @@ async def set_links(
                     _deltas(current if was_counted else [], target_ids if is_counted else []),
                 )
             )
+    # Each link row's trigger locks its target's day summary (migration 0020): writers take
+    # their targets' locks first, all in one order, so two that link the same targets in
+    # opposite orders (or remove some and add others) wait for each other instead of
+    # deadlocking. A no-op on SQLite, whose writers never overlap.
+    await call.conn.lock_all(_targets_touched(work))
     for unlink, ids in work.unlinked.values():
         await call.conn.execute(unlink, {"source_id": source_id, "ids": ids})
     for link, rows in work.linked.values():
@@ -235,6 +240,15 @@ async def set_links(
         # deadlock each other.
         await call.conn.execute_many(link, sorted(rows, key=_target_id))
     await adjust_all_counts(call.conn, call.registry, work.counts)
+
+
+def _targets_touched(work: _Work) -> list[str]:
+    """The lock names of the targets whose links the work removes or adds, sorted."""
+    keys = {f"link:{table.name}:{i}" for table, (_, ids) in work.unlinked.items() for i in ids}
+    keys.update(
+        f"link:{t.name}:{r['target_id']}" for t, (_, rows) in work.linked.items() for r in rows
+    )
+    return sorted(keys)
 
 
 def _target_id(row: Mapping[str, Any]) -> int:

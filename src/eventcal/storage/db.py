@@ -270,6 +270,11 @@ class Connection(ABC):
         """Hold a lock named ``key`` until the transaction ends, so "find or create" steps of
         concurrent writers run one after the other."""
 
+    async def lock_all(self, keys: Sequence[str]) -> None:
+        """:meth:`lock` each of ``keys``, in the order given."""
+        for key in keys:
+            await self.lock(key)
+
     @abstractmethod
     async def try_lock(self, key: str) -> bool:
         """Take the lock named ``key`` until the transaction ends if no other transaction
