@@ -235,10 +235,7 @@ async def set_links(
     for unlink, ids in work.unlinked.values():
         await call.conn.execute(unlink, {"source_id": source_id, "ids": ids})
     for link, rows in work.linked.values():
-        # In target order (``position`` keeps the order given): each row's trigger locks its
-        # target's day summary (migration 0020), and writers that lock in one order do not
-        # deadlock each other.
-        await call.conn.execute_many(link, sorted(rows, key=_target_id))
+        await call.conn.execute_many(link, rows)
     await adjust_all_counts(call.conn, call.registry, work.counts)
 
 
@@ -249,10 +246,6 @@ def _targets_touched(work: _Work) -> list[str]:
         f"link:{t.name}:{r['target_id']}" for t, (_, rows) in work.linked.items() for r in rows
     )
     return sorted(keys)
-
-
-def _target_id(row: Mapping[str, Any]) -> int:
-    return int(row["target_id"])
 
 
 def _replace(
