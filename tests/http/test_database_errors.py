@@ -58,6 +58,24 @@ def test_a_commit_cut_short_is_503_db_commit_unknown(
     assert count_events(api) == saved
 
 
+def test_connections_found_dead_at_their_first_statement_are_replaced(
+    proxied: tuple[Api, FaultyProxy],
+) -> None:
+    """The server restarted (or ended the sessions) while the pool's connections sat idle,
+    and the client has not read the close yet: the first statement of a read, or the BEGIN of
+    a write, finds its connection dead. Nothing was sent, so it goes to a new connection: no
+    503, and each write lands once."""
+    api, proxy = proxied
+    before = count_events(api)
+    for _ in range(3):
+        proxy.end_open_sessions()
+        assert api.get(f"{NS}/events?status=draft", as_="administrator").status_code == 200
+        proxy.end_open_sessions()
+        response = api.post(f"{NS}/events", json=NEW_EVENT)
+        assert response.status_code == 201, response.text[:300]
+    assert count_events(api) == before + 3
+
+
 def test_sessions_ended_between_requests_are_replaced(
     proxied: tuple[Api, FaultyProxy], settings: Settings
 ) -> None:

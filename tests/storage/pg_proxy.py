@@ -10,6 +10,7 @@ import contextlib
 import struct
 import threading
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from tests.processes.conftest import free_port
@@ -45,9 +46,18 @@ class FaultyProxy:
         self.refuse = 0
         """New connections to refuse with SQLSTATE 57P03 (the server starting up)."""
         self.cuts = 0
+        self._opened = 0
+        self._doomed_below = 0
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._server: asyncio.Server | None = None
+
+    def end_open_sessions(self) -> None:
+        """Every connection open now dies at the next message its client sends, unanswered
+        and unforwarded: what a client sees of a server that restarted while its pooled
+        connections sat idle, before it has read the close (a race a real restart leaves to
+        chance)."""
+        self._doomed_below = self._opened
 
     def start(self) -> None:
         self._thread.start()
@@ -83,7 +93,8 @@ class FaultyProxy:
             writer.close()
             return
         up_reader, up_writer = await asyncio.open_connection(*self.target)
-        state = {"drop_answer": False}
+        self._opened += 1
+        state = {"drop_answer": False, "number": self._opened}
         tasks = [
             asyncio.create_task(self._upstream(reader, up_writer, writer, state)),
             asyncio.create_task(self._downstream(up_reader, writer, up_writer, state)),
@@ -103,9 +114,11 @@ class FaultyProxy:
         reader: asyncio.StreamReader,
         up: asyncio.StreamWriter,
         client: asyncio.StreamWriter,
-        state: dict[str, bool],
+        state: dict[str, Any],
     ) -> None:
         while data := await reader.read(65536):
+            if state["number"] <= self._doomed_below:
+                return  # both sides closed, the message never sent
             if self.cut_commit is not None and COMMIT in data:
                 mode, self.cut_commit = self.cut_commit, None
                 self.cuts += 1
@@ -120,7 +133,7 @@ class FaultyProxy:
         up: asyncio.StreamReader,
         client: asyncio.StreamWriter,
         upstream_writer: asyncio.StreamWriter,
-        state: dict[str, bool],
+        state: dict[str, Any],
     ) -> None:
         while data := await up.read(65536):
             if state["drop_answer"]:

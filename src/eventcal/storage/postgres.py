@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -36,6 +36,38 @@ class PostgresConnection(Connection):
     def __init__(self, database: PostgresDatabase, raw: Any) -> None:
         super().__init__(database)
         self.raw = raw
+        self.untried = True
+        """No statement has answered on this connection yet since it left the pool: one found
+        dead then (the server restarted, or ended the session, while it sat idle in the pool,
+        and the client has not seen the close yet) is replaced and the statement sent again.
+        Only outside a transaction (reads) and for ``BEGIN``: nothing could have been written."""
+
+    async def _run(self, call: Callable[[Any], Awaitable[Any]]) -> Any:
+        try:
+            result = await call(self.raw)
+        except Exception as exc:
+            if not (self.untried and _connection_lost(exc, self.raw)):
+                raise _pg_error(exc, self.raw) from exc
+            await self.replace()
+            try:
+                result = await call(self.raw)
+            except Exception as again:
+                raise _pg_error(again, self.raw) from again
+        self.untried = False
+        return result
+
+    async def replace(self) -> None:
+        """Give the dead connection back to the pool and take a new one. The pool's other
+        connections date from before whatever killed this one, so the pool replaces each of
+        them too as it next lends it (it cannot tell which of them are dead as well)."""
+        database: PostgresDatabase = self.database  # type: ignore[assignment]
+        dead, self.raw = self.raw, None
+        await database.release(dead, expire_all=True)
+        self.raw = await database.acquire()
+
+    async def begin(self) -> Any:
+        """Start a transaction (on another connection if this one is found dead)."""
+        return await self._run(_begin)
 
     def _prepare(self, stmt: Executable, params: Mapping[str, Any] | None) -> tuple[str, list[Any]]:
         compiled = self.database.compiled.get(stmt)  # type: ignore[arg-type]
@@ -50,10 +82,7 @@ class PostgresConnection(Connection):
 
     async def all(self, stmt: Executable, params: Mapping[str, Any] | None = None) -> list[Row]:
         sql, values = self._prepare(stmt, params)
-        try:
-            return await self.raw.fetch(sql, *values)  # type: ignore[no-any-return]
-        except Exception as exc:
-            raise _pg_error(exc, self.raw) from exc
+        return await self._run(lambda raw: raw.fetch(sql, *values))  # type: ignore[no-any-return]
 
     async def scalar_planned_for_values(
         self, stmt: Executable, params: Mapping[str, Any] | None = None
@@ -68,11 +97,11 @@ class PostgresConnection(Connection):
         writes"). So the statement runs in a transaction of its own with both settings changed
         for it alone (inside a caller's transaction, as it is).
         """
-        raw = self.raw
-        if raw.is_in_transaction():
+        if self.raw.is_in_transaction():
             return await self.scalar(stmt, params)
         sql, values = self._prepare(stmt, params)
-        try:
+
+        async def planned(raw: Any) -> Any:
             await raw.execute(_PLAN_FOR_VALUES)
             try:
                 value = await raw.fetchval(sql, *values)
@@ -80,16 +109,13 @@ class PostgresConnection(Connection):
                 await raw.execute("ROLLBACK")
                 raise
             await raw.execute("COMMIT")
-        except Exception as exc:
-            raise _pg_error(exc, raw) from exc
-        return value
+            return value
+
+        return await self._run(planned)
 
     async def execute(self, stmt: Executable, params: Mapping[str, Any] | None = None) -> int:
         sql, values = self._prepare(stmt, params)
-        try:
-            status = await self.raw.execute(sql, *values)
-        except Exception as exc:
-            raise _pg_error(exc, self.raw) from exc
+        status = await self._run(lambda raw: raw.execute(sql, *values))
         tail = status.rsplit(" ", 1)[-1]
         return int(tail) if tail.isdigit() else 0
 
@@ -125,6 +151,12 @@ class PostgresConnection(Connection):
 
     async def try_lock(self, key: str) -> bool:
         return bool(await self.scalar(_TRY_ADVISORY_LOCK, {"key": key}))
+
+
+async def _begin(raw: Any) -> Any:
+    tx = raw.transaction()
+    await tx.start()
+    return tx
 
 
 _PLAN_FOR_VALUES = (
@@ -247,38 +279,44 @@ class PostgresDatabase(Database):
             await self._pool.close()
             self._pool = None
 
-    @contextlib.asynccontextmanager
-    async def read(self) -> AsyncIterator[Connection]:
+    async def acquire(self) -> Any:
         if self._pool is None:
             await self.startup()
-        acquired = self._pool.acquire()
         try:
-            raw = await acquired.__aenter__()
+            return await self._pool.acquire()
         except Exception as exc:
             # Acquiring may open a connection: the server may be down, starting up or
             # shutting down (CannotConnectNowError), or drop the connection at once.
             if _connection_lost(exc):
                 raise DatabaseUnavailable(f"{type(exc).__name__}: {exc}") from exc
             raise
+
+    async def release(self, raw: Any, *, expire_all: bool = False) -> None:
+        if raw is None or self._pool is None:
+            return
+        if expire_all:
+            await self._pool.expire_connections()
         try:
-            yield PostgresConnection(self, raw)
+            await self._pool.release(raw)
+        except Exception:
+            # The pool discards a connection it cannot reset; the request's own outcome
+            # (an answer, or the error that is propagating) is what matters.
+            log.warning("a connection could not be returned to the pool", exc_info=True)
+
+    @contextlib.asynccontextmanager
+    async def read(self) -> AsyncIterator[Connection]:
+        conn = PostgresConnection(self, await self.acquire())
+        try:
+            yield conn
         finally:
-            try:
-                await acquired.__aexit__(None, None, None)
-            except Exception:
-                # The pool discards a connection it cannot reset; the request's own outcome
-                # (an answer, or the error that is propagating) is what matters.
-                log.warning("a connection could not be returned to the pool", exc_info=True)
+            await self.release(conn.raw)
 
     @contextlib.asynccontextmanager
     async def transaction(self, *, versioned: bool = True) -> AsyncIterator[Connection]:
         async with self.read() as conn:
-            raw = conn.raw  # type: ignore[attr-defined]
-            tx = raw.transaction()
-            try:
-                await tx.start()
-            except Exception as exc:
-                raise _pg_error(exc, raw) from exc
+            assert isinstance(conn, PostgresConnection)
+            tx = await conn.begin()
+            raw = conn.raw
             try:
                 yield conn
                 if versioned:
