@@ -144,10 +144,6 @@ class Relation:
     too_many: str = N_("{param} takes one item.")
     """The message when a write names more than one target for a column link."""
 
-    @property
-    def many(self) -> bool:
-        return isinstance(self.link, TableLink)
-
 
 @dataclass(frozen=True, slots=True)
 class Messages:
