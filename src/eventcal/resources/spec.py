@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from eventcal.http.router import Prepare, Route
     from eventcal.resources.listing import Listing, ListQuery
     from eventcal.resources.present import Presented
+    from eventcal.resources.references import Reference
     from eventcal.resources.registry import Registry
     from eventcal.storage.db import Database, Row
 
@@ -329,9 +330,8 @@ class Resource:
     """The ids of the rows ``also_load`` gives an item that its JSON is built from, so the
     item cache drops it when they change; None (or no function): the item depends on more
     (the clock) and is built every time a page needs extra rows."""
-    reference: Any = None
-    """How other collections' writes and filters name this one's items (a
-    :class:`~eventcal.resources.relations.Reference`), when they can."""
+    reference: Reference | None = None
+    """How other collections' writes and filters name this one's items, when they can."""
     order: tuple[sa.ColumnElement[Any], ...] = ()
     """How embedded items of this collection are ordered when loaded through a relation."""
     plural: str = ""
