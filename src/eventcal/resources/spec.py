@@ -3,7 +3,7 @@
 A :class:`Resource` names the collection and its table, lists its writable :class:`Field`s (each
 with its column, its argument parser, whether it has a text per language, and its description
 for the index and ``/doc``), its list parameters and their SQL conditions, its
-:class:`Relation`s to other collections, how it is presented, and its :class:`Behaviour` — the
+:class:`Relation`s to other collections, how it is presented, and its behaviour — the
 rules of its family (posts: statuses, trash, per-item permissions; terms: taxonomies, counts,
 deletion for good). The generic pipeline (:mod:`eventcal.resources.service`) and the generic
 routes (:mod:`eventcal.resources.routes`) consume declarations; nothing generic asks which
@@ -256,19 +256,6 @@ class Hooks(Protocol):
         """A delete the collection answers itself (cancelling one occurrence), or None."""
 
 
-class Behaviour(Protocol):
-    """The rules of a family of collections (posts, terms): permissions, the life cycle, how
-    the list is shown. The pipeline calls these; each family implements them once."""
-
-    item_methods: tuple[str, ...]
-    """Endpoint order of the item route (the original's registration order)."""
-    by_slug: bool
-    """Whether the collection has ``/by-slug/{slug}`` routes."""
-
-    def may_create(self, resource: Resource, actor: Any) -> bool: ...
-    def may_delete_any(self, resource: Resource, actor: Any) -> bool: ...
-
-
 @dataclass(frozen=True, slots=True, eq=False)
 class Resource:
     """One collection (see the module docstring)."""
@@ -283,6 +270,8 @@ class Resource:
     table: sa.Table
     fields: tuple[Field, ...]
     behaviour: Any
+    """The rules of its family (``resources.posts.Posts``, ``domains.terms.behaviour.Terms``,
+    ``domains.media.behaviour.Media``): the pipeline calls the same methods on each."""
     present: Present
     schema: str
     """The OpenAPI component of one item."""
