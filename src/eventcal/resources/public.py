@@ -4,7 +4,7 @@ may write."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from eventcal.permissions import Actor
 from eventcal.storage.db import Row
@@ -15,10 +15,19 @@ if TYPE_CHECKING:
 
 
 class Public:
-    """A behaviour's rules for items that are public once written; the family says who may
-    write (:meth:`may_manage`) and how items are stored."""
+    """A behaviour's rules for items that are public once written (no ``/by-slug`` routes, no
+    password, trash or scheduling; a create answers with its ``Location``); the family says who
+    may write (:meth:`may_manage`) and how items are stored."""
 
     __slots__ = ()
+
+    item_methods: ClassVar[tuple[str, ...]] = ("GET", "UPDATE", "DELETE")
+    by_slug: ClassVar[bool] = False
+    location_on_create: ClassVar[bool] = True
+    password_on_writes: ClassVar[bool] = False
+    protects: ClassVar[bool] = False
+    trashes: ClassVar[bool] = False
+    schedules: ClassVar[bool] = False
 
     def may_manage(self, actor: Actor) -> bool:
         raise NotImplementedError

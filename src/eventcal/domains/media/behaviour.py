@@ -52,18 +52,11 @@ def _cannot(code: str, message: str, actor: Actor) -> ApiError:
 class Media(Public):
     """Uploaded files: no statuses, no trash, no slugs; public once uploaded."""
 
-    item_methods: tuple[str, ...] = ("GET", "UPDATE", "DELETE")
-    by_slug: bool = False
     empty_pages: bool = False
-    location_on_create: bool = True
     taken_slug: None = None
-    password_on_writes: bool = False
-    protects: bool = False
-    trashes: bool = False
     id_word: str = "media"
     wp_type: str = "attachment"
     list_summary: str = "List {plural}, newest first."
-    schedules: bool = False
 
     # --- permissions ---------------------------------------------------------------------
 

@@ -65,19 +65,12 @@ class Terms(Public):
     """``tribe_events_cat`` / ``post_tag`` (the original's taxonomy names)."""
     hierarchical: bool
     manage_caps: tuple[Cap, ...]
-    item_methods: tuple[str, ...] = ("GET", "UPDATE", "DELETE")
-    by_slug: bool = False
     empty_pages: bool = True
     """A page past the end is an empty 200 (the original's term archives)."""
-    location_on_create: bool = True
     taken_slug: Callable[[str], ApiError] = duplicate_slug
     """A translated slug that is taken is ``duplicate_term_slug``."""
-    password_on_writes: bool = False
-    protects: bool = False
-    trashes: bool = False
     id_word: str = "term"
     list_summary: str = "List {plural}, by name unless ordered otherwise."
-    schedules: bool = False
 
     def may_manage(self, actor: Actor) -> bool:
         return all(actor.can(cap) for cap in self.manage_caps)
