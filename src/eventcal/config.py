@@ -196,6 +196,11 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
         raise ConfigError(f"{name} must be a number, got {raw!r}") from None
 
 
+def _list(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """A comma-separated list; blank entries left out."""
+    return tuple(item.strip() for item in env.get(name, "").split(",") if item.strip())
+
+
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     """Build the settings from the environment (or from ``env`` when given)."""
     source = os.environ if env is None else env
@@ -222,9 +227,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         recurrence_horizon_months=_int(source, "EVENTCAL_RECURRENCE_HORIZON_MONTHS", 24),
         recurrence_max_occurrences=_int(source, "EVENTCAL_RECURRENCE_MAX_OCCURRENCES", 10_000),
         feed_max_events=_int(source, "EVENTCAL_FEED_MAX_EVENTS", 2000),
-        trusted_proxies=tuple(
-            p.strip() for p in source.get("EVENTCAL_TRUSTED_PROXIES", "").split(",") if p.strip()
-        ),
+        trusted_proxies=_list(source, "EVENTCAL_TRUSTED_PROXIES"),
         max_body_bytes=_int(source, "EVENTCAL_MAX_BODY_BYTES", 1_048_576),
         max_multipart_bytes=_int(source, "EVENTCAL_MAX_MULTIPART_BYTES", 2_097_152),
         max_upload_bytes=_int(source, "EVENTCAL_MAX_UPLOAD_BYTES", 16_777_216),
@@ -234,9 +237,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         header_timeout_seconds=_float(source, "EVENTCAL_HEADER_TIMEOUT_SECONDS", 10.0),
         max_concurrent_requests=_int(source, "EVENTCAL_MAX_CONCURRENT_REQUESTS", 10_000),
         idempotency_ttl_hours=_int(source, "EVENTCAL_IDEMPOTENCY_TTL_HOURS", 24),
-        embed_origins=tuple(
-            o.strip() for o in source.get("EVENTCAL_EMBED_ORIGINS", "").split(",") if o.strip()
-        ),
+        embed_origins=_list(source, "EVENTCAL_EMBED_ORIGINS"),
     )
     settings.validate()
     return settings

@@ -19,10 +19,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from eventcal.cli.database import CREATES
+from eventcal.cli.database import CREATES, open_database
 from eventcal.config import Settings
 from eventcal.storage import backup as backup_service
-from eventcal.storage.db import StorageError, create_database
+from eventcal.storage.db import StorageError
 
 
 def register(commands: Any) -> None:
@@ -46,9 +46,7 @@ def run_export(args: argparse.Namespace, settings: Settings) -> int:
     progress = TerminalProgress.for_stream(sys.stderr)
 
     async def export(out: backup_service.Sink) -> dict[str, int]:
-        database = create_database(settings.database_url)
-        await database.startup()
-        try:
+        async with open_database(settings) as database:
             return await backup_service.export_data(
                 database,
                 out,
@@ -56,8 +54,6 @@ def run_export(args: argparse.Namespace, settings: Settings) -> int:
                 with_secrets=args.with_secrets,
                 progress=progress,
             )
-        finally:
-            await database.shutdown()
 
     try:
         with _output(args.file) as out:
@@ -74,12 +70,8 @@ def run_import(args: argparse.Namespace, settings: Settings) -> int:
     progress = TerminalProgress.for_stream(sys.stderr)
 
     async def load(lines: Iterable[bytes]) -> dict[str, int]:
-        database = create_database(settings.database_url)
-        await database.startup()
-        try:
+        async with open_database(settings) as database:
             return await backup_service.import_data(database, lines, progress=progress)
-        finally:
-            await database.shutdown()
 
     try:
         with _input(args.file) as lines:

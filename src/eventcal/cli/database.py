@@ -15,13 +15,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from eventcal.config import Settings
 from eventcal.storage import migrate
-from eventcal.storage.db import create_database, sqlite_path
+from eventcal.storage.db import Database, create_database, sqlite_path
 
 CREATES = "creates"
 """A command that may create the embedded database (``set_defaults(database=CREATES)``)."""
@@ -101,6 +103,17 @@ async def _check_postgres(url: str) -> None:
     except DatabaseNotMigrated as exc:
         raise Refused(str(exc)) from None
     await database.shutdown()
+
+
+@asynccontextmanager
+async def open_database(settings: Settings) -> AsyncIterator[Database]:
+    """The configured database, open (its schema checked by ``eventcal.cli.main``)."""
+    database = create_database(settings.database_url)
+    await database.startup()
+    try:
+        yield database
+    finally:
+        await database.shutdown()
 
 
 def announce(settings: Settings) -> None:

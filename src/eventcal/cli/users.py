@@ -9,11 +9,12 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
+from eventcal.cli.database import open_database
 from eventcal.config import Settings
 from eventcal.domains.accounts import users as user_service
 from eventcal.domains.accounts.credentials import User
 from eventcal.permissions import Role
-from eventcal.storage.db import Connection, Database, create_database
+from eventcal.storage.db import Connection
 
 ROLES = "|".join(Role)
 
@@ -61,20 +62,9 @@ def register(commands: Any) -> None:
 
 
 @asynccontextmanager
-async def _database(settings: Settings) -> AsyncIterator[Database]:
-    """The configured database, open (its schema checked by ``eventcal.cli.main``)."""
-    database = create_database(settings.database_url)
-    await database.startup()
-    try:
-        yield database
-    finally:
-        await database.shutdown()
-
-
-@asynccontextmanager
 async def transaction(settings: Settings) -> AsyncIterator[Connection]:
     """One write transaction on the configured database."""
-    async with _database(settings) as database, database.transaction() as conn:
+    async with open_database(settings) as database, database.transaction() as conn:
         yield conn
 
 
@@ -99,7 +89,7 @@ def _day(moment: datetime | None) -> str:
 
 def run_list(args: argparse.Namespace, settings: Settings) -> int:
     async def users() -> list[user_service.UserInfo]:
-        async with _database(settings) as database, database.read() as conn:
+        async with open_database(settings) as database, database.read() as conn:
             return await user_service.list_users(conn)
 
     found = asyncio.run(users())

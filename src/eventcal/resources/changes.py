@@ -32,19 +32,6 @@ if TYPE_CHECKING:
     from eventcal.resources.spec import Resource
 
 
-ACTIONS = (
-    "create",
-    "update",
-    "trash",
-    "restore",
-    "delete",
-    "translate",
-    "link",
-    "count",
-    "publish",
-)
-
-
 def record(
     conn: Connection,
     kind: str,

@@ -3,7 +3,7 @@
 A :class:`Resource` names the collection and its table, lists its writable :class:`Field`s (each
 with its column, its argument parser, whether it has a text per language, and its description
 for the index and ``/doc``), its list parameters and their SQL conditions, its
-:class:`Relation`s to other collections, how it is presented, and its :class:`Behaviour` — the
+:class:`Relation`s to other collections, how it is presented, and its behaviour — the
 rules of its family (posts: statuses, trash, per-item permissions; terms: taxonomies, counts,
 deletion for good). The generic pipeline (:mod:`eventcal.resources.service`) and the generic
 routes (:mod:`eventcal.resources.routes`) consume declarations; nothing generic asks which
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from eventcal.http.router import Prepare, Route
     from eventcal.resources.listing import Listing, ListQuery
     from eventcal.resources.present import Presented
+    from eventcal.resources.references import Reference
     from eventcal.resources.registry import Registry
     from eventcal.storage.db import Database, Row
 
@@ -143,10 +144,6 @@ class Relation:
     """The target keeps a count of the published sources linking to it (term counts)."""
     too_many: str = N_("{param} takes one item.")
     """The message when a write names more than one target for a column link."""
-
-    @property
-    def many(self) -> bool:
-        return isinstance(self.link, TableLink)
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,19 +256,6 @@ class Hooks(Protocol):
         """A delete the collection answers itself (cancelling one occurrence), or None."""
 
 
-class Behaviour(Protocol):
-    """The rules of a family of collections (posts, terms): permissions, the life cycle, how
-    the list is shown. The pipeline calls these; each family implements them once."""
-
-    item_methods: tuple[str, ...]
-    """Endpoint order of the item route (the original's registration order)."""
-    by_slug: bool
-    """Whether the collection has ``/by-slug/{slug}`` routes."""
-
-    def may_create(self, resource: Resource, actor: Any) -> bool: ...
-    def may_delete_any(self, resource: Resource, actor: Any) -> bool: ...
-
-
 @dataclass(frozen=True, slots=True, eq=False)
 class Resource:
     """One collection (see the module docstring)."""
@@ -286,6 +270,8 @@ class Resource:
     table: sa.Table
     fields: tuple[Field, ...]
     behaviour: Any
+    """The rules of its family (``resources.posts.Posts``, ``domains.terms.behaviour.Terms``,
+    ``domains.media.behaviour.Media``): the pipeline calls the same methods on each."""
     present: Present
     schema: str
     """The OpenAPI component of one item."""
@@ -333,9 +319,8 @@ class Resource:
     """The ids of the rows ``also_load`` gives an item that its JSON is built from, so the
     item cache drops it when they change; None (or no function): the item depends on more
     (the clock) and is built every time a page needs extra rows."""
-    reference: Any = None
-    """How other collections' writes and filters name this one's items (a
-    :class:`~eventcal.resources.relations.Reference`), when they can."""
+    reference: Reference | None = None
+    """How other collections' writes and filters name this one's items, when they can."""
     order: tuple[sa.ColumnElement[Any], ...] = ()
     """How embedded items of this collection are ordered when loaded through a relation."""
     plural: str = ""

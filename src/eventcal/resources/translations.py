@@ -176,13 +176,14 @@ _DELETE_FIELDS = sa.delete(translation).where(
     translation.c.language == sa.bindparam("language"),
     in_values(translation.c.field, "fields", sa.String()),
 )
-_INSERT = sa.insert(translation).values(
+INSERT = sa.insert(translation).values(
     item_id=sa.bindparam("item_id"),
     kind=sa.bindparam("kind"),
     language=sa.bindparam("language"),
     field=sa.bindparam("field"),
     value=sa.bindparam("value"),
 )
+"""One translated field of one item (``execute_many`` inserts several)."""
 _DELETE_ITEM = sa.delete(translation).where(
     translation.c.item_id == sa.bindparam("item_id"), translation.c.kind == sa.bindparam("kind")
 )
@@ -225,7 +226,7 @@ async def store(
     await conn.execute(_DELETE_FIELDS, {**key, "fields": sorted(values)})
     rows = [{**key, "field": f, "value": str(v)} for f, v in values.items() if str(v) != ""]
     if rows:
-        await conn.execute_many(_INSERT, rows)
+        await conn.execute_many(INSERT, rows)
 
 
 async def delete_item(conn: Connection, kind: str, item_id: int) -> None:

@@ -1,17 +1,5 @@
-"""Export and import of all the data: one JSON Lines file, streamed in bounded memory.
-
-The file (format version 1) is UTF-8 text, one JSON object per line:
-
-* line 1, the header: ``{"format": "eventcal-export", "version": 1, "revision": "0004",
-  "exported_at": "2026-11-22T04:46:00+00:00", "eventcal": "0.1.0", "with_secrets": false,
-  "tables": {"post": 12, "app_user": 2, …}}``: the schema revision, and the tables that follow,
-  in order, with their row counts (a file with fewer rows is truncated);
-* then one line per row, ``{"table": "event", "row": {"id": 7, "title": "…", …}}`` with every
-  column; tables in foreign-key order (:data:`TABLES`), each in primary-key order.
-
-Values: ``*_at`` columns are ISO 8601 instants with their offset (UTC), ``*_local`` columns
-naive ISO 8601 wall-clock times, booleans are booleans, bytes (``media_file.data``, an uploaded
-file) base64 text, everything else is as stored.
+"""Export and import of all the data: one JSON Lines file (``storage.backup_file``), streamed in
+bounded memory.
 
 Users' application passwords (argon2 hashes: plaintext is never stored) are written only with
 ``with_secrets``; without them, imported users cannot log in until they are given a password.
@@ -23,7 +11,7 @@ completed by importing the file again.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -33,41 +21,30 @@ import sqlalchemy as sa
 
 from eventcal import __version__
 from eventcal.storage import bulk
-from eventcal.storage.backup_values import decode_row, encode_row
+from eventcal.storage.backup_file import (
+    BLOB_TABLES,
+    FORMAT,
+    FORMAT_VERSION,
+    TABLES,
+    BackupError,
+    Batch,
+    Reader,
+    read_header,
+)
+from eventcal.storage.backup_values import encode_row
 from eventcal.storage.db import Connection, Database, StorageError
-from eventcal.storage.tables import (
-    app_password,
-    app_user,
-    event,
-    event_organizer,
-    event_term,
-    media,
-    media_file,
-    organizer,
-    post,
-    term,
-    translation,
-    venue,
-)
+from eventcal.storage.tables import app_password, post
 
-FORMAT = "eventcal-export"
-FORMAT_VERSION = 1
-TABLES = (
-    post,
-    app_user,
-    app_password,
-    media,
-    media_file,
-    venue,
-    organizer,
-    term,
-    event,
-    event_organizer,
-    event_term,
-    translation,
-)
-"""What an export holds, in an order that satisfies the foreign keys (``parent_id`` aside:
-a parent stored after its child is linked once the table is in)."""
+__all__ = [
+    "NOT_EXPORTED",
+    "TABLES",
+    "BackupError",
+    "Progress",
+    "Sink",
+    "export_data",
+    "import_data",
+]
+
 SECRET_TABLES = frozenset({app_password.name})
 NOT_EXPORTED = {
     "data_version": "a counter of this database's writes (caches and ETags), not data",
@@ -81,17 +58,8 @@ NOT_EXPORTED = {
 }
 """Tables left out on purpose, with the reason (a test keeps this and :data:`TABLES` complete)."""
 
-BATCH_ROWS = 1000
-"""Rows per statement on import (``execute_many``)."""
-BLOB_TABLES = {media_file.name: 8}
-"""Tables of large rows (a file's bytes, up to the upload limit each), read and written this
-many rows at a time, so memory stays bounded by a few files."""
 TRANSACTION_ROWS = 10_000
 """Rows per import transaction: a bounded amount of work to redo, locks held briefly."""
-
-
-class BackupError(Exception):
-    """An export or import that cannot go on; the message says why (and where in the file)."""
 
 
 class Progress(Protocol):
@@ -160,137 +128,6 @@ async def _require_head(conn: Connection) -> None:
 # --- import ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Header:
-    revision: str
-    with_secrets: bool
-    tables: dict[str, int]
-    """The tables that follow, in order, and their row counts."""
-
-
-def read_header(line: bytes | None) -> Header:
-    """The header line, checked: an eventcal export of a schema this code can import."""
-    if line is None:
-        raise BackupError("the file is empty")
-    try:
-        header = orjson.loads(line)
-    except orjson.JSONDecodeError:
-        header = None
-    if type(header) is not dict or header.get("format") != FORMAT:
-        raise BackupError("line 1: not an eventcal export (no header)")
-    version = header.get("version")
-    if type(version) is not int or version > FORMAT_VERSION or version < 1:
-        raise BackupError(
-            f"line 1: format version {version!r}; this eventcal reads version {FORMAT_VERSION}"
-        )
-    revision = header.get("revision")
-    known = bulk.known_revisions()
-    if type(revision) is not str or revision not in known:
-        raise BackupError(
-            f"line 1: the file is from schema revision {revision!r}, newer than this eventcal "
-            f"({known[0]}): import it with the eventcal that wrote it, or a newer one"
-        )
-    tables = header.get("tables")
-    order = [str(t.name) for t in TABLES]
-    if (
-        type(tables) is not dict
-        or any(name not in order or type(n) is not int or n < 0 for name, n in tables.items())
-        or [name for name in order if name in tables] != list(tables)
-    ):
-        raise BackupError(f'line 1: "tables" must list tables of {order}, in that order')
-    return Header(revision, header.get("with_secrets") is True, tables)
-
-
-@dataclass(slots=True)
-class _Batch:
-    table: sa.Table
-    rows: list[dict[str, Any]]
-    first_line: int
-    last_line: int
-
-    @property
-    def name(self) -> str:
-        return str(self.table.name)
-
-    def where(self) -> str:
-        return f"lines {self.first_line}-{self.last_line} ({self.name})"
-
-
-class _Reader:
-    """Rows of a file, checked and grouped into batches of one table."""
-
-    def __init__(self, header: Header, lines: Iterator[tuple[int, bytes]]) -> None:
-        self.header = header
-        self.lines = lines
-        self.read: dict[str, int] = dict.fromkeys(header.tables, 0)
-        self.last_line = 1
-
-    def batches(self) -> Iterator[_Batch]:
-        order = list(self.header.tables)
-        position = 0
-        batch: _Batch | None = None
-        for number, line in self.lines:
-            self.last_line = number
-            name, values = self._parse(number, line)
-            if name not in self.header.tables or order.index(name) < position:
-                raise BackupError(
-                    f"line {number}: rows of {name!r} here: the file's tables must follow "
-                    f"the header's order {order}"
-                )
-            while order[position] != name:
-                self._check_count(order[position], number)
-                position += 1
-            self.read[name] += 1
-            if self.read[name] > self.header.tables[name]:
-                raise BackupError(
-                    f"line {number}: more rows of {name} than the header announces "
-                    f"({self.header.tables[name]})"
-                )
-            tbl = bulk.table(name)
-            try:
-                row = decode_row(tbl, values)
-            except ValueError as exc:
-                raise BackupError(f"line {number}: {exc}") from None
-            limit = BLOB_TABLES.get(name, BATCH_ROWS)
-            if batch is None or batch.table is not tbl or len(batch.rows) >= limit:
-                if batch is not None:
-                    yield batch
-                batch = _Batch(tbl, [], number, number)
-            batch.rows.append(row)
-            batch.last_line = number
-        if batch is not None:
-            yield batch
-
-    @staticmethod
-    def _parse(number: int, line: bytes) -> tuple[Any, Any]:
-        try:
-            item = orjson.loads(line)
-        except orjson.JSONDecodeError as exc:
-            raise BackupError(f"line {number}: not JSON ({exc})") from None
-        if (
-            type(item) is not dict
-            or item.keys() != {"table", "row"}
-            or type(item["table"]) is not str
-        ):
-            raise BackupError(f'line {number}: expected {{"table": …, "row": {{…}}}}')
-        return item["table"], item["row"]
-
-    def _check_count(self, name: str, number: int) -> None:
-        if self.read[name] != self.header.tables[name]:
-            raise BackupError(
-                f"line {number}: {self.read[name]} rows of {name}, the header announces "
-                f"{self.header.tables[name]}"
-            )
-
-    def missing(self) -> dict[str, int]:
-        """Rows the header announces that the file did not hold (a truncated file)."""
-        return {
-            name: total - self.read[name]
-            for name, total in self.header.tables.items()
-            if self.read[name] != total
-        }
-
-
 @dataclass(slots=True)
 class _Writer:
     """Upserts batches; links rows to parents that came later once their table is in."""
@@ -303,7 +140,7 @@ class _Writer:
     """``(column, id, parent id)`` of rows stored before their parent (rare: a category moved
     under a newer one); memory grows with these only."""
 
-    async def write(self, conn: Connection, batch: _Batch) -> None:
+    async def write(self, conn: Connection, batch: Batch) -> None:
         if batch.table is not self.table:
             await self.finish_table(conn)
             self.table = batch.table
@@ -322,7 +159,7 @@ class _Writer:
         self.progress(batch.name, self.done, self.totals[batch.name])
 
     async def _defer_forward_references(
-        self, conn: Connection, batch: _Batch
+        self, conn: Connection, batch: Batch
     ) -> list[dict[str, Any]]:
         tbl = batch.table
         (key,) = bulk.primary_key(tbl)
@@ -338,7 +175,7 @@ class _Writer:
             stored.add(row[key.name])
         return rows
 
-    async def _check_post_types(self, conn: Connection, batch: _Batch) -> None:
+    async def _check_post_types(self, conn: Connection, batch: Batch) -> None:
         stored = await bulk.post_types(conn, [row["id"] for row in batch.rows])
         for row in batch.rows:
             if stored[row["id"]] != row["type"]:
@@ -378,7 +215,7 @@ async def import_data(
     header = read_header(next(numbered, (1, None))[1])
     async with database.read() as conn:
         await _require_head(conn)
-    reader = _Reader(header, numbered)
+    reader = Reader(header, numbered)
     writer = _Writer(progress, header.tables)
     batches = reader.batches()
     tables = [bulk.table(name) for name in header.tables]

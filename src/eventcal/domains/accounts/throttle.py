@@ -45,9 +45,6 @@ class LoginPolicy:
         return self.max_failures_per_login if scope == LOGIN else self.max_failures_per_address
 
 
-DEFAULT_POLICY = LoginPolicy()
-
-
 @dataclass(frozen=True, slots=True)
 class Attempt:
     """What one login attempt counts against."""

@@ -18,7 +18,7 @@ from eventcal.resources import parsers
 from eventcal.resources.components import post_archive
 from eventcal.resources.posts import Posts
 from eventcal.resources.posts import fields as post
-from eventcal.resources.relations import references
+from eventcal.resources.references import references
 from eventcal.resources.spec import Field, Messages, Resource
 from eventcal.storage.db import Row
 from eventcal.storage.tables import event

@@ -23,7 +23,7 @@ from eventcal.http.args import Arg, Params, boolean, positive_int_list, some_of
 from eventcal.http.request import RequestState
 from eventcal.permissions import Cap
 from eventcal.resources import dates as date_service
-from eventcal.resources import parsers, relations
+from eventcal.resources import parsers, references
 from eventcal.resources.listing import ListQuery
 from eventcal.resources.posts import fields as post_fields
 from eventcal.resources.spec import Resource
@@ -62,25 +62,25 @@ ARGS = (
     Arg(
         "categories",
         "Events should be assigned one of the specified categories slugs or IDs",
-        relations.filter_by("categories"),
+        references.filter_by("categories"),
         items={"type": "integer"},
     ),
     Arg(
         "tags",
         "Events should be assigned one of the specified tags slugs or IDs",
-        relations.filter_by("tags"),
+        references.filter_by("tags"),
         items={"type": "integer"},
     ),
     Arg(
         "venue",
         "Events should be assigned one of the specified venue IDs",
-        relations.filter_by("venues"),
+        references.filter_by("venues"),
         items={"type": "integer"},
     ),
     Arg(
         "organizer",
         "Events should be assigned one of the specified organizer IDs",
-        relations.filter_by("organizers"),
+        references.filter_by("organizers"),
         items={"type": "integer"},
     ),
     Arg(
@@ -118,7 +118,7 @@ ARGS = (
     Arg(
         "post_parent",
         "Events should be filtered by their post_parent being the specified one.",
-        relations.existing_item("events"),
+        references.existing_item("events"),
         type="integer",
     ),
     Arg("ticketed", "Filter events with or without tickets.", boolean("ticketed"), type="boolean"),

@@ -22,6 +22,7 @@ from eventcal.resources import changes, relations, translations
 from eventcal.resources.archive import post_archive
 from eventcal.resources.pagination import Page
 from eventcal.resources.posts import rules
+from eventcal.resources.public import Public
 from eventcal.resources.registry import Incoming
 from eventcal.resources.spec import ColumnLink
 from eventcal.storage import queries as q
@@ -48,38 +49,25 @@ def _cannot(code: str, message: str, actor: Actor) -> ApiError:
 
 
 @dataclass(frozen=True, slots=True)
-class Media:
+class Media(Public):
     """Uploaded files: no statuses, no trash, no slugs; public once uploaded."""
 
-    item_methods: tuple[str, ...] = ("GET", "UPDATE", "DELETE")
-    by_slug: bool = False
     empty_pages: bool = False
-    location_on_create: bool = True
     taken_slug: None = None
-    password_on_writes: bool = False
-    protects: bool = False
-    trashes: bool = False
     id_word: str = "media"
     wp_type: str = "attachment"
     list_summary: str = "List {plural}, newest first."
-    schedules: bool = False
 
     # --- permissions ---------------------------------------------------------------------
 
-    def may_create(self, resource: Resource, actor: Actor) -> bool:
-        return actor.can(Cap.UPLOAD_FILES)
-
-    def may_update_any(self, resource: Resource, actor: Actor) -> bool:
-        return actor.can(Cap.UPLOAD_FILES)
-
-    def may_delete_any(self, resource: Resource, actor: Actor) -> bool:
+    def may_manage(self, actor: Actor) -> bool:
         return actor.can(Cap.UPLOAD_FILES)
 
     def may_change(self, actor: Actor, row: Row, others: Cap) -> bool:
         """Authors change their own uploads; another user's needs the edit/delete-others
         capability."""
         own = row["author_id"] is not None and row["author_id"] == actor.user_id
-        return actor.can(Cap.UPLOAD_FILES) and (own or actor.can(others))
+        return self.may_manage(actor) and (own or actor.can(others))
 
     def authorize(
         self, state: RequestState, resource: Resource, row: Row | None, action: str
@@ -104,23 +92,12 @@ class Media:
                 "rest_cannot_edit", N_("Sorry, you are not allowed to edit this media item."), actor
             )
 
-    def protected(self, actor: Actor, row: Row, password: str | None, context_edit: bool) -> bool:
-        return False
-
-    def check_read(
-        self, resource: Resource, actor: Actor, row: Row, password: str | None, context_edit: bool
-    ) -> None:
-        """An item is public once uploaded (its files are, at their URLs)."""
-
     # --- lookups ---------------------------------------------------------------------------
 
     async def find(self, call: Call, resource: Resource, item_id: int, *, lock: bool) -> Row | None:
         if item_id <= 0 or item_id > rules.MAX_ID:
             return None
         return await call.conn.first(_LOCKED if lock else _BY_ID, {"id": item_id})
-
-    async def is_other_kind(self, call: Call, item_id: int) -> bool:
-        return False
 
     async def slug_taken(self, call: Call, resource: Resource, slug: str, item_id: int) -> bool:
         return False
@@ -171,9 +148,6 @@ class Media:
         changes.record(call.conn, resource.name, item_id, "update", int(row["revision"]) + 1)
         return updated[0]
 
-    def trash_values(self, resource: Resource, row: Row) -> dict[str, Any] | None:
-        return None  # media items are deleted for good
-
     async def delete(self, call: Call, resource: Resource, row: Row) -> None:
         """Deleted for good with its files (the foreign key cascades); the items showing it
         lose their image (the delete endpoint refuses that without ``force``)."""
@@ -182,12 +156,6 @@ class Media:
         await call.conn.execute(_DELETE, {"item_id": item_id})
         await call.conn.execute(_DELETE_ID, {"item_id": item_id})
         await translations.delete_item(call.conn, resource.name, item_id)
-
-    def is_published(self, row: Row | None) -> bool:
-        return False
-
-    def became_unlisted(self, before: Row, after: Row | None) -> bool:
-        return False
 
 
 @lru_cache(maxsize=16)

@@ -30,14 +30,14 @@ from eventcal.http.args import (
 )
 from eventcal.http.request import RequestState
 from eventcal.permissions import Cap
-from eventcal.resources import parsers, relations, service
+from eventcal.resources import parsers, references, relations, service
 from eventcal.resources.listing import Condition, ListQuery
 from eventcal.resources.posts import fields as post_fields
 from eventcal.resources.posts import rules
 from eventcal.resources.posts.present import post_url, publication
 from eventcal.resources.present import Presented
+from eventcal.resources.references import FilterValue
 from eventcal.resources.registry import Incoming
-from eventcal.resources.relations import FilterValue
 from eventcal.resources.spec import Resource
 from eventcal.resources.text import autop
 from eventcal.storage.db import Row, in_constants, in_values
@@ -78,7 +78,7 @@ def list_args(label: str, plural: str, source: str) -> tuple[Arg, ...]:
         Arg(
             "event",
             f"{title} should be related to this event",
-            relations.existing_item(source),
+            references.existing_item(source),
             type="integer",
         ),
         Arg("has_events", f"{title} should have events associated to them", _any),
@@ -315,7 +315,7 @@ class LinkedPosts:
         if items is None:
             raise Invalid()
         ids = sorted({i.id for i in items if i.id is not None})
-        relations.require_existing(await relations.existing(state.call, target, ids), ids)
+        references.require_existing(await references.existing(state.call, target, ids), ids)
         parsed: list[LinkedItem] = []
         for item in items:
             if item.data is None:
@@ -342,7 +342,7 @@ class LinkedPosts:
 
     async def filter(self, value: Any, state: RequestState, target: Resource) -> FilterValue:
         ids = positive_int_list(value, state)
-        relations.require_existing(await relations.existing(state.call, target, ids), ids)
+        references.require_existing(await references.existing(state.call, target, ids), ids)
         return FilterValue(ids, ",".join(str(i) for i in ids))
 
 

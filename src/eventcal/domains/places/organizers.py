@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from eventcal.domains.places import common
+from eventcal.domains.places.fields import line_field
 from eventcal.http.args import non_empty_string
 from eventcal.i18n import N_
 from eventcal.resources import parsers
@@ -15,15 +16,11 @@ from eventcal.resources.posts import fields as post
 from eventcal.resources.posts.present import image_json
 from eventcal.resources.present import Presented
 from eventcal.resources.spec import Field, Messages, Resource
-from eventcal.resources.text import clean_line, plain_text
+from eventcal.resources.text import plain_text
 from eventcal.storage.db import Row
 from eventcal.storage.tables import organizer
 
 SEARCH_COLUMNS = ("title", "description", "excerpt", "phone", "email", "website")
-
-
-def _line(value: Any) -> str:
-    return clean_line(str(value))
 
 
 FIELDS = (
@@ -50,33 +47,9 @@ FIELDS = (
         default=None,
     ),
     post.status("organizer", default=None),
-    Field(
-        "phone",
-        "The organizer phone number",
-        parsers.text("phone", max_length=1000),
-        column="phone",
-        store=_line,
-        type="string",
-        default=None,
-    ),
-    Field(
-        "website",
-        "The organizer website",
-        parsers.url_or_empty,
-        column="website",
-        store=_line,
-        type="string",
-        default=None,
-    ),
-    Field(
-        "email",
-        "The organizer e-mail address",
-        parsers.text("email", max_length=1000),
-        column="email",
-        store=_line,
-        type="string",
-        default=None,
-    ),
+    line_field("phone", "The organizer phone number"),
+    line_field("website", "The organizer website", parsers.url_or_empty),
+    line_field("email", "The organizer e-mail address"),
     post.featured_image("organizer", default=None),
     post.password("organizer"),
 )

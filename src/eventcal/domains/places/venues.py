@@ -7,6 +7,7 @@ from typing import Any
 
 from eventcal.context import Call
 from eventcal.domains.places import common
+from eventcal.domains.places.fields import line_field
 from eventcal.http.args import Invalid, non_empty_string, truthy
 from eventcal.http.request import RequestState
 from eventcal.i18n import N_
@@ -26,7 +27,7 @@ from eventcal.resources.posts import fields as post
 from eventcal.resources.posts.present import image_json
 from eventcal.resources.present import Presented
 from eventcal.resources.spec import Field, Messages, Resource
-from eventcal.resources.text import clean_line, plain_text
+from eventcal.resources.text import plain_text
 from eventcal.storage.db import Row
 from eventcal.storage.tables import venue
 
@@ -61,10 +62,6 @@ def show_flag(value: Any, state: RequestState) -> bool:
     if isinstance(value, bool | int | float | str):
         return truthy(value)
     raise Invalid()
-
-
-def _line(value: Any) -> str:
-    return clean_line(str(value))
 
 
 FIELDS = (
@@ -102,27 +99,10 @@ FIELDS = (
         for name, what in (("show_map", "map"), ("show_map_link", "map link"))
     ),
     *(
-        Field(
-            name,
-            description,
-            parsers.text(name, max_length=1000),
-            column=name,
-            store=_line,
-            translated=name in TRANSLATED_TEXT,
-            type="string",
-            default=None,
-        )
+        line_field(name, description, translated=name in TRANSLATED_TEXT)
         for name, description in TEXT_FIELDS.items()
     ),
-    Field(
-        "website",
-        "The venue website URL",
-        parsers.url_or_empty,
-        column="website",
-        store=_line,
-        type="string",
-        default=None,
-    ),
+    line_field("website", "The venue website URL", parsers.url_or_empty),
     post.featured_image("venue", default=None),
     Field(
         "latitude",

@@ -20,6 +20,7 @@ from eventcal.resources import changes, relations, translations
 from eventcal.resources.archive import term_archive
 from eventcal.resources.pagination import Page
 from eventcal.resources.posts.rules import forbidden
+from eventcal.resources.public import Public
 from eventcal.resources.slugs import sanitize_slug
 from eventcal.storage import queries as q
 from eventcal.storage.db import Row, UniqueViolation
@@ -57,38 +58,22 @@ def duplicate_slug(slug: str) -> ApiError:
 
 
 @dataclass(frozen=True, slots=True)
-class Terms:
+class Terms(Public):
     """One taxonomy of the term table."""
 
     taxonomy: str
     """``tribe_events_cat`` / ``post_tag`` (the original's taxonomy names)."""
     hierarchical: bool
     manage_caps: tuple[Cap, ...]
-    item_methods: tuple[str, ...] = ("GET", "UPDATE", "DELETE")
-    by_slug: bool = False
     empty_pages: bool = True
     """A page past the end is an empty 200 (the original's term archives)."""
-    location_on_create: bool = True
     taken_slug: Callable[[str], ApiError] = duplicate_slug
     """A translated slug that is taken is ``duplicate_term_slug``."""
-    password_on_writes: bool = False
-    protects: bool = False
-    trashes: bool = False
     id_word: str = "term"
     list_summary: str = "List {plural}, by name unless ordered otherwise."
-    schedules: bool = False
 
     def may_manage(self, actor: Actor) -> bool:
         return all(actor.can(cap) for cap in self.manage_caps)
-
-    def may_create(self, resource: Resource, actor: Actor) -> bool:
-        return self.may_manage(actor)
-
-    def may_update_any(self, resource: Resource, actor: Actor) -> bool:
-        return self.may_manage(actor)
-
-    def may_delete_any(self, resource: Resource, actor: Actor) -> bool:
-        return self.may_manage(actor)
 
     def authorize(
         self, state: RequestState, resource: Resource, row: Row | None, action: str
@@ -102,14 +87,6 @@ class Terms:
                 400,
             )
 
-    def protected(self, actor: Actor, row: Row, password: str | None, context_edit: bool) -> bool:
-        return False
-
-    def check_read(
-        self, resource: Resource, actor: Actor, row: Row, password: str | None, context_edit: bool
-    ) -> None:
-        """Terms are public."""
-
     async def find(self, call: Call, resource: Resource, item_id: int, *, lock: bool) -> Row | None:
         """The term; with ``lock`` (writes) its row stays locked until the transaction ends."""
         if item_id <= 0 or item_id > MAX_ID:
@@ -118,9 +95,6 @@ class Terms:
             return await call.conn.first(_LOCKED_TERM, {"taxonomy": self.taxonomy, "id": item_id})
         found = await store.terms_by_ids(call.conn, self.taxonomy, [item_id])
         return found.get(item_id)
-
-    async def is_other_kind(self, call: Call, item_id: int) -> bool:
-        return False
 
     async def slug_taken(self, call: Call, resource: Resource, slug: str, item_id: int) -> bool:
         owner = await call.conn.scalar(q.TERM_SLUG_TAKEN, {"taxonomy": self.taxonomy, "slug": slug})
@@ -196,9 +170,6 @@ class Terms:
         changes.record(call.conn, resource.name, term_id, "update", int(row["revision"]) + 1)
         return updated[0]
 
-    def trash_values(self, resource: Resource, row: Row) -> dict[str, Any] | None:
-        return None  # terms are deleted for good
-
     async def delete(self, call: Call, resource: Resource, row: Row) -> None:
         """Children move up to the parent; events lose the term."""
         term_id = int(row["id"])
@@ -207,9 +178,3 @@ class Terms:
         await relations.unlink_incoming(call, resource, term_id)
         await conn.execute(_DELETE_TERM, {"term_id": term_id})
         await translations.delete_item(conn, resource.name, term_id)
-
-    def is_published(self, row: Row | None) -> bool:
-        return False
-
-    def became_unlisted(self, before: Row, after: Row | None) -> bool:
-        return False

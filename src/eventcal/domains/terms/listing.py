@@ -22,7 +22,7 @@ from eventcal.http.args import (
     non_empty_string,
 )
 from eventcal.http.request import RequestState
-from eventcal.resources import parsers, relations
+from eventcal.resources import parsers, references, relations
 from eventcal.resources.listing import Condition, ListQuery
 from eventcal.resources.slugs import sanitize_slug
 from eventcal.resources.spec import Resource
@@ -128,14 +128,14 @@ def list_args(taxonomy: str, plural: str, hierarchical: bool) -> tuple[Arg, ...]
         Arg(
             "post",
             "Limit result set to terms assigned to a specific post",
-            relations.existing_item("events"),
+            references.existing_item("events"),
             type="integer",
         ),
         Arg(
             "event",
             "Limit result set to terms assigned to a specific event "
             '(an alias of the "post" parameter)',
-            relations.existing_item("events"),
+            references.existing_item("events"),
             type="integer",
         ),
         Arg("slug", "Limit result set to terms with a specific slug", _slug, type="string"),

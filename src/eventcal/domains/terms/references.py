@@ -9,7 +9,7 @@ from eventcal.domains.terms import store
 from eventcal.errors import InvalidParams, ParamError
 from eventcal.http.args import MAX_TERMS, UNKNOWN_IDS, Invalid, check_count
 from eventcal.http.request import RequestState
-from eventcal.resources.relations import FilterValue
+from eventcal.resources.references import FilterValue
 
 if TYPE_CHECKING:
     from eventcal.context import Call

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from eventcal.context import Call
 from eventcal.domains.events import links
-from eventcal.resources import changes, relations
+from eventcal.resources import changes, relations, translations
 from eventcal.resources.spec import Relation, Resource, TableLink
 from eventcal.storage.db import Connection, Row, in_values
 from eventcal.storage.rowsets import Rows, rows_of
@@ -25,13 +25,6 @@ TRANSLATIONS_OF = sa.select(translation).where(
     translation.c.item_id == sa.bindparam("item_id", type_=sa.Integer),
     translation.c.kind == "event",
     translation.c.field != "slug",
-)
-COPY_TRANSLATION = sa.insert(translation).values(
-    item_id=sa.bindparam("item_id"),
-    kind=sa.bindparam("kind"),
-    language=sa.bindparam("language"),
-    field=sa.bindparam("field"),
-    value=sa.bindparam("value"),
 )
 
 
@@ -188,7 +181,7 @@ async def copy_translations(
         for r in rows
     ]
     if copies:
-        await conn.execute_many(COPY_TRANSLATION, copies)
+        await conn.execute_many(translations.INSERT, copies)
 
 
 async def delete_occurrences(call: Call, rows: Sequence[Row]) -> None:
