@@ -120,3 +120,27 @@ def test_search_finds_each_event_with_the_word_once(database: Path, steps: list[
     finally:
         db.execute("ROLLBACK")
         db.close()
+
+
+def test_migrating_merges_the_index_into_one_segment(tmp_path: Path) -> None:
+    """0021_create runs FTS5's ``optimize``: a migrated index in many segments (what 0008's
+    and 0015's ``rebuild`` left) made every later create pay FTS5's automerge."""
+    path = tmp_path / "segments.db"
+    migrate.upgrade(f"sqlite:///{path}", "0020_filter_totals")
+    with sqlite3.connect(path) as raw:
+        for n in range(1, 41):  # one segment per transaction, merged now and then
+            raw.execute(
+                "INSERT INTO event_search (rowid, title, excerpt, description)"
+                " VALUES (?, ?, '', '')",
+                (n, f"jazz night {n:03d}"),
+            )
+            raw.commit()
+        segments = "SELECT count(DISTINCT segid) FROM event_search_idx"
+        assert raw.execute(segments).fetchone()[0] > 1
+    migrate.upgrade(f"sqlite:///{path}")
+    with sqlite3.connect(path) as raw:
+        assert raw.execute(segments).fetchone()[0] == 1
+        found = raw.execute(
+            "SELECT rowid FROM event_search WHERE event_search MATCH '\"night 007\"'"
+        )
+        assert sorted(r[0] for r in found) == [7]

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-SCHEMA_REVISION = "0020_filter_totals"
+SCHEMA_REVISION = "0021_create"
 """The schema revision this code needs: the newest migration (a test checks it is Alembic's
 head, so a new migration cannot forget it)."""
 

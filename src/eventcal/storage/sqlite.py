@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
@@ -18,6 +19,7 @@ from sqlalchemy.dialects import sqlite as sqlite_dialects
 from sqlalchemy.sql.expression import Executable
 
 from eventcal.storage import changes as change_log
+from eventcal.storage import wal
 from eventcal.storage.db import (
     Connection,
     Database,
@@ -161,12 +163,6 @@ class _Batch:
                 member.set_exception(failure)
 
 
-CHECKPOINT_CHANGES = 500
-"""Rows changed by this process's commits (``total_changes``, triggers included) after which
-the next commit is followed by a WAL checkpoint: a proxy for SQLite's own default of one every
-1,000 WAL pages (a single event's create changes ~20 rows and writes ~30 pages)."""
-
-
 class SQLiteDatabase(Database):
     """SQLite with group commit.
 
@@ -186,10 +182,11 @@ class SQLiteDatabase(Database):
     inside the ``COMMIT`` that crosses 1,000 WAL pages, copying them into the database file and
     waiting for a second ``fsync`` before the writers are answered (a two-year daily series
     writes ~2,000 pages: every such create paid a checkpoint). The write connection has it
-    off; after a commit that brought the rows changed since the last checkpoint to
-    :data:`CHECKPOINT_CHANGES`, a ``PASSIVE`` checkpoint runs in a thread on a connection of
-    its own, started as the members are told, while they, readers and the next writers go
-    on. The commit's durability is the WAL's ``fsync``, as before.
+    off; after a commit that left :data:`~eventcal.storage.wal.CHECKPOINT_FRAMES` frames in
+    the WAL not yet copied (SQLite's own rule, read from the wal-index), a ``PASSIVE``
+    checkpoint runs in a thread on a connection of its own, started as the members are told,
+    while they, readers and the next writers go on. The commit's durability is the WAL's
+    ``fsync``, as before.
     """
 
     dialect_name = "sqlite"
@@ -206,8 +203,8 @@ class SQLiteDatabase(Database):
         self._committer: asyncio.Task[None] | None = None
         self._checkpointer: sqlite3.Connection | None = None
         self._checkpoint: asyncio.Future[None] | None = None
-        self._unchecked = 0
-        """``total_changes`` of the write connection at the last checkpoint."""
+        self._wal_index: int | None = None
+        """A descriptor of the ``-shm`` file (:mod:`eventcal.storage.wal`)."""
         self.commits = 0
         """``COMMIT`` statements run so far (tests check that writers share them)."""
         self.checkpoints = 0
@@ -219,6 +216,7 @@ class SQLiteDatabase(Database):
             self._write = SQLiteConnection(self, open_sqlite(self.path, self.busy_timeout_ms))
             self._write.raw.execute("PRAGMA wal_autocheckpoint=0")
             self._checkpointer = open_sqlite(self.path, self.busy_timeout_ms)
+            self._wal_index = wal.open_index(self.path)
 
     async def shutdown(self) -> None:
         if self._committer is not None:
@@ -233,6 +231,9 @@ class SQLiteDatabase(Database):
                 conn.raw.close()
         if self._checkpointer is not None:
             self._checkpointer.close()
+        if self._wal_index is not None:
+            os.close(self._wal_index)
+            self._wal_index = None
         self._read = self._write = self._checkpointer = None
 
     @contextlib.asynccontextmanager
@@ -337,16 +338,15 @@ class SQLiteDatabase(Database):
                 raise
 
     def _start_checkpoint(self) -> None:
-        """A background checkpoint once enough rows changed since the last (one at a time):
-        a plain future of the executor, which nothing cancels while its thread runs."""
-        raw = self._write.raw if self._write is not None else None
-        if raw is None or self._checkpointer is None:
+        """A background checkpoint once the WAL holds enough frames not yet copied (one at a
+        time): a plain future of the executor, which nothing cancels while its thread runs."""
+        if self._write is None or self._checkpointer is None:
             return
         if self._checkpoint is not None and not self._checkpoint.done():
             return
-        if raw.total_changes - self._unchecked < CHECKPOINT_CHANGES:
+        pending = wal.pending_frames(self._wal_index)
+        if pending is not None and pending < wal.CHECKPOINT_FRAMES:
             return
-        self._unchecked = raw.total_changes
         loop = asyncio.get_running_loop()
         self._checkpoint = loop.run_in_executor(None, self._run_checkpoint, self._checkpointer)
 

@@ -20,9 +20,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from eventcal.domains.accounts import throttle
 from eventcal.errors import Unauthorized
 from eventcal.permissions import Actor, Role
-from eventcal.storage import queries as q
 from eventcal.storage.db import Connection, Database, Row, as_utc
-from eventcal.storage.tables import app_password
+from eventcal.storage.tables import app_password, app_user
 
 # OWASP's argon2id recommendation (19 MiB, 2 passes): about 30 ms per check here. Verified
 # credentials are remembered per process (see _VerifiedCache), so only the first request of a
@@ -112,13 +111,31 @@ def _incorrect_password() -> Unauthorized:
     )
 
 
+_CREDENTIALS = (
+    sa.select(
+        app_user.c.id.label("user_id"),
+        app_user.c.login,
+        app_user.c.role,
+        app_password.c.id,
+        app_password.c.password_hash,
+        app_password.c.last_used_at,
+    )
+    .select_from(app_user.outerjoin(app_password, app_password.c.user_id == app_user.c.id))
+    .where(app_user.c.login == sa.bindparam("login"))
+)
+"""The user with a login and each of their application passwords (a row with no password's
+columns when they have none): one statement per request authenticated with HTTP Basic."""
+
+
 async def _credentials(conn: Connection, login: str) -> tuple[User | None, list[Row]]:
-    """The user with this login and the rows of their application passwords."""
-    row = await conn.first(q.USER_BY_LOGIN, {"login": login[:MAX_LOGIN]})
-    if row is None:
+    """The user with this login and the rows of their application passwords (``id``,
+    ``password_hash``, ``last_used_at``)."""
+    rows = await conn.all(_CREDENTIALS, {"login": login[:MAX_LOGIN]})
+    if not rows:
         return None, []
-    user = User(int(row["id"]), str(row["login"]), Role(row["role"]))
-    return user, await conn.all(q.PASSWORDS_OF_USER, {"user_id": user.id})
+    first = rows[0]
+    user = User(int(first["user_id"]), str(first["login"]), Role(first["role"]))
+    return user, [row for row in rows if row["id"] is not None]
 
 
 async def _matching(rows: list[Row], password: str, *, cached_only: bool = False) -> Row | None:
