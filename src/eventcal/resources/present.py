@@ -25,8 +25,9 @@ from eventcal.storage.db import Row
 
 MEDIA = "media"
 """How the change log names a media item (an item's image)."""
-DIGEST_BYTES = 81
-"""What an item cache entry's digest costs (a string of 24 hexadecimal digits and its slot)."""
+DIGEST_BYTES = 89
+"""What an item cache entry's digest and revision cost (a string of 24 hexadecimal digits, a
+small integer and their slots)."""
 
 if TYPE_CHECKING:
     from eventcal.context import Call, Site, Urls
@@ -163,34 +164,24 @@ async def present_tagged(
     """:func:`present_rows`, and with ``spliced`` each item's digest as the item cache keeps
     it (``body_digest`` of its JSON, for the entity tag of a body that is that item alone;
     None for items it does not keep)."""
-    cache = call.items
-    if (
-        cache is None
-        or not cache.enabled
-        or password is not None
-        or context_edit
-        or not call.actor.is_anonymous
-        or "revision" not in resource.table.c
-    ):
+    cache = _cache(call, resource, password, context_edit)
+    if cache is None:
         if call.reads is not None:
             call.reads.complete = False
         items, _ = await _present(
             call, resource, rows, single=single, password=password, context_edit=context_edit
         )
         return items, [None] * len(items)
-    keys = [
-        (resource.name, int(r["id"]), int(r["revision"]), call.language, call.urls, single)
-        for r in rows
-    ]
-    # Entries are the items' digest and JSON (in pieces: see ``pieces``): compact, and every
-    # request gets objects of its own.
+    keys = [_key(call, resource, int(r["id"]), single) for r in rows]
+    # Entries are the items' revision, digest and JSON (in pieces: see ``pieces``): compact,
+    # and every request gets objects of its own.
     decode = orjson.Fragment if spliced else orjson.loads
     shown: list[Any] = []
     digests: list[str | None] = []
-    for key in keys:
-        found = cache.get(key, call.reads)
-        shown.append(None if found is None else decode(b"".join(found[1:])))
-        digests.append(found[0] if found is not None and spliced else None)
+    for key, row in zip(keys, rows, strict=True):
+        found = cache.get(key, call.reads, int(row["revision"]))
+        shown.append(None if found is None else decode(b"".join(found[2:])))
+        digests.append(found[1] if found is not None and spliced else None)
     missing = [i for i, item in enumerate(shown) if item is None]
     kept = len(shown) - len(missing)
     if missing:
@@ -206,6 +197,48 @@ async def present_tagged(
     if call.reads is not None and single and kept == len(rows) == 1:
         call.reads.kept = True  # the response is this item: the item cache keeps it
     return shown, digests
+
+
+def kept_single(
+    call: Call, resource: Resource, item_id: int, *, password: str | None, context_edit: bool
+) -> tuple[bytes, int, str] | None:
+    """A single read's item as the item cache keeps it, without reading its row: its JSON,
+    revision and digest, or None (read the row and build or find it by :func:`present_tagged`).
+
+    The request's sync has applied the change log up to the data version it read, so an entry
+    still kept is its item at that version (a logged change of the item or of what it embeds
+    dropped it), and a single read's entry is built only after the read rules let the same
+    caller (anonymous, no password) see the item."""
+    cache = _cache(call, resource, password, context_edit)
+    found = None if cache is None else cache.get(_key(call, resource, item_id, True), call.reads)
+    if found is None:
+        return None
+    if call.reads is not None:
+        call.reads.kept = True  # the response is this item: the item cache keeps it
+    return b"".join(found[2:]), found[0], found[1]
+
+
+def _cache(
+    call: Call, resource: Resource, password: str | None, context_edit: bool
+) -> ItemCache | None:
+    """The item cache, when what the caller sees of the collection may come from it: the
+    same for every anonymous caller without a password or ``context=edit``."""
+    cache = call.items
+    if (
+        cache is None
+        or not cache.enabled
+        or password is not None
+        or context_edit
+        or not call.actor.is_anonymous
+        or "revision" not in resource.table.c
+    ):
+        return None
+    return cache
+
+
+def _key(call: Call, resource: Resource, item_id: int, single: bool) -> Hashable:
+    """An item's entry, whatever its revision (the entry names it: see :func:`kept_single`)."""
+    return (resource.name, item_id, call.language, call.urls, single)
 
 
 def _keep(
@@ -229,7 +262,7 @@ def _keep(
     deps += [(resource.name, extra_id) for extra_id in extra]
     if reads is not None:
         reads.deps.update(deps)
-    value = (digest, *parts)
+    value = (int(row["revision"]), digest, *parts)
     kept = cache.put(key, value, deps, size + DIGEST_BYTES, call.items_epoch)
     return digest if kept else None
 
