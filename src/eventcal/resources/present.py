@@ -25,9 +25,9 @@ from eventcal.storage.db import Row
 
 MEDIA = "media"
 """How the change log names a media item (an item's image)."""
-DIGEST_BYTES = 89
-"""What an item cache entry's digest and revision cost (a string of 24 hexadecimal digits, a
-small integer and their slots)."""
+DIGEST_BYTES = 81
+"""What an item cache entry's digest costs (a string of 24 hexadecimal digits and its slot;
+the revision's slot in the value is the one its key no longer has)."""
 
 if TYPE_CHECKING:
     from eventcal.context import Call, Site, Urls
