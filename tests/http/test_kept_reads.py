@@ -74,3 +74,36 @@ def test_an_entry_of_another_revision_is_not_taken_for_it() -> None:
     assert cache.get(("event", 1), revision=3) == (3, "digest", b"{}")
     assert cache.get(("event", 1), revision=4) is None
     assert cache.get(("event", 1)) == (3, "digest", b"{}")  # a read by id takes it as current
+
+
+def test_a_kept_venue_follows_its_edits_in_events_built_later(
+    writer: Api, reader: TestClient
+) -> None:
+    """What events embed is kept once for all of them (their venue as JSON): an event built
+    after the venue changed in another process shows the change."""
+    venue = create(writer, "venues", venue="Hall")
+    first, second = (
+        create(writer, "events", title=title, venue=venue, **EVENT) for title in ("One", "Two")
+    )
+    assert reader.get(f"{NS}/events/{first}").json()["venue"]["venue"] == "Hall"
+    edited = writer.post(f"{NS}/venues/{venue}", json={"venue": "Great Hall"})
+    assert edited.status_code == 200, edited.text
+    shown = reader.get(f"{NS}/events/{second}").json()
+    assert shown["venue"]["venue"] == "Great Hall"
+    assert shown["json_ld"]["location"]["name"] == "Great Hall"
+
+
+def test_a_kept_venue_is_an_object_where_keys_are_picked(writer: Api, reader: TestClient) -> None:
+    venue = create(writer, "venues", venue="Hall")
+    first, second = (
+        create(writer, "events", title=title, venue=venue, **EVENT) for title in ("One", "Two")
+    )
+    full = reader.get(f"{NS}/events/{first}").json()
+    picked = reader.get(f"{NS}/events/{second}?_fields=id,venue.venue,json_ld.location.name")
+    assert picked.json() == {
+        "id": second,
+        "venue": {"venue": "Hall"},
+        "json_ld": {"location": {"name": "Hall"}},
+    }
+    again = reader.get(f"{NS}/events/{first}").json()  # from the cache, as it was built
+    assert again == full

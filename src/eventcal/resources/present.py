@@ -10,7 +10,7 @@ read shows comes from the item cache when it keeps it (as pieces: ``resources/pi
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -25,6 +25,12 @@ from eventcal.storage.db import Row
 
 MEDIA = "media"
 """How the change log names a media item (an item's image)."""
+EMBEDDED = "embedded"
+DESCRIBED = "described"
+"""The parts of items the item cache keeps apart (``Presented._part``): a linked item's
+object as items embed it, and its schema.org object."""
+PART_BYTES = 500
+"""What a kept part costs besides its JSON (its key, the fragment, the store's links)."""
 DIGEST_BYTES = 81
 """What an item cache entry's digest costs (a string of 24 hexadecimal digits and its slot;
 the revision's slot in the value is the one its key no longer has)."""
@@ -46,6 +52,10 @@ class Presented:
     """A single read (with JSON-LD), not a list item."""
     protected: bool = False
     """The caller may not see the item's protected content (it is blanked)."""
+    parts: ItemCache | None = None
+    """The item cache, when what is built may be kept (an anonymous read without password):
+    the objects items embed are then taken from it as their JSON, or kept there once built
+    (:meth:`_part`)."""
     urls: Urls = field(init=False)
     site: Site = field(init=False)
     media: dict[int, Row] = field(init=False)
@@ -98,7 +108,8 @@ class Presented:
             data = loaded.embedded.get(key)
             if data is None:
                 ctx = Presented(target, self.call, loaded, single=self.single, protected=protected)
-                data = show(loaded.texts.localize(target.name, linked), ctx)
+                localized = loaded.texts.localize(target.name, linked)
+                data = self._part(EMBEDDED, key, show, localized, ctx)
                 loaded.embedded[key] = data
             shown.append(data)
         return shown
@@ -114,9 +125,41 @@ class Presented:
             key = (relation, int(linked["id"]), ctx.single, ctx.protected)
             data = described.get(key)
             if data is None:
-                data = described[key] = describe(linked, ctx)
+                data = self._part(DESCRIBED, key, describe, linked, ctx)
+                described[key] = data
             found.append(data)
         return found
+
+    def _part(
+        self,
+        kind: str,
+        key: tuple[str, int, bool, bool],
+        present: Callable[[Row, Presented], dict[str, Any]],
+        row: Row,
+        ctx: Presented,
+    ) -> Any:
+        """A linked item's object (``kind`` of it, by relation, id, single read and
+        protection) as the item cache keeps it (its JSON, an ``orjson.Fragment``), else
+        ``present(row, ctx)``, kept when it may be: built once for every item that shows it,
+        and dropped by the change log with what it was built from (the item, its image)."""
+        cache = self.parts
+        if cache is None:
+            return present(row, ctx)
+        call, loaded = self.call, self.loaded
+        loaded.fragments = True
+        full = (kind, *key, call.language, call.urls)
+        found = cache.part(full)
+        if found is not None:
+            return found
+        text = orjson.dumps(present(row, ctx))
+        target = ctx.resource
+        deps = [(target.name, key[1])]
+        if (column := target.image_column) and row[column]:
+            deps.append((MEDIA, int(row[column])))
+        # An exact copy: orjson's output may sit in a much larger buffer.
+        fragment = orjson.Fragment(bytes(memoryview(text)))
+        cache.put(full, fragment, deps, len(text) + PART_BYTES, call.items_epoch)
+        return fragment
 
 
 @lru_cache(maxsize=256)
@@ -187,13 +230,20 @@ async def present_tagged(
     if missing:
         built_rows = [rows[i] for i in missing]
         built, loaded = await _present(
-            call, resource, built_rows, single=single, password=None, context_edit=False
+            call,
+            resource,
+            built_rows,
+            single=single,
+            password=None,
+            context_edit=False,
+            parts=cache,
         )
         for i, row, item in zip(missing, built_rows, built, strict=True):
-            shown[i] = item
             digest = _keep(call, cache, resource, (keys[i], row, item), loaded)
             kept += digest is not None
             digests[i] = digest if spliced else None
+            # Objects from the cache are JSON: a body whose keys are picked needs dicts.
+            shown[i] = item if spliced or not loaded.fragments else orjson.loads(orjson.dumps(item))
     if call.reads is not None and single and kept == len(rows) == 1:
         call.reads.kept = True  # the response is this item: the item cache keeps it
     return shown, digests
@@ -318,8 +368,10 @@ async def _present(
     single: bool,
     password: str | None,
     context_edit: bool,
+    parts: ItemCache | None = None,
 ) -> tuple[list[dict[str, Any]], Loaded]:
-    """Each object ends with its URLs in the collection's other formats (``ical_url``)."""
+    """Each object ends with its URLs in the collection's other formats (``ical_url``); with
+    ``parts``, what they embed may come from the item cache (``Presented.parts``)."""
     rows = [plain(row) for row in rows]
     loaded = await load(call, resource, rows, password=password, context_edit=context_edit)
     protected = resource.behaviour.protected
@@ -332,6 +384,7 @@ async def _present(
                 loaded,
                 single=single,
                 protected=protected(call.actor, row, password, context_edit),
+                parts=parts,
             ),
         )
         for row in rows

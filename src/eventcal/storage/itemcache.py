@@ -221,6 +221,12 @@ class ItemCache:
             reads.deps.update(entry.deps)
         return entry.value
 
+    def part(self, key: Hashable) -> Any | None:
+        """A part many entries are built from (a venue as events embed it), kept by
+        :meth:`put` under its own key: not counted as a hit or a miss, which count entries."""
+        entry = self._items.get(key)
+        return None if entry is None else entry.value
+
     def put(
         self, key: Hashable, value: Any, deps: Iterable[Dependency], size: int, epoch: int
     ) -> bool:
