@@ -1,12 +1,15 @@
 """The request path's own cost, one scenario at a time, in process, comparable across commits.
 
 Scenarios: ``cached`` (``GET /events`` from the response cache), ``single`` (``GET
-/events/{id}``, random ids among the first 100 events, the response cache off, the item cache
-warm unless ``EVENTCAL_ITEM_CACHE_MB=0``), ``page`` (``GET /events?page=1..60``, the response
-cache off) and ``post`` (``POST /events`` as ``run.py`` sends it: a venue, an organizer, two
-categories, two tags). The access log is on, as the server has it (its lines go to standard
-error). Prints CPU time per request (``time.process_time``: the commit thread included), Python
-calls per request with ``--profile`` and statements per request.
+/events/{id}``, random ids among the first 100 events, the response cache off unless
+``EVENTCAL_RESPONSE_CACHE_MB`` is set, the item cache warm unless ``EVENTCAL_ITEM_CACHE_MB=0``),
+``cold`` (``GET /events/{id}`` of published events in a random order, each read once: what
+``make bench`` pays for each of its events until the item cache holds them; the caches at their
+defaults), ``page`` (``GET /events?page=1..60``, the response cache off) and ``post`` (``POST
+/events`` as ``run.py`` sends it: a venue, an organizer, two categories, two tags). The access
+log is on, as the server has it (its lines go to standard error). Prints CPU time per request
+(``time.process_time``: the commit thread included), Python calls per request with
+``--profile`` and statements per request.
 
 Another commit's code runs from its own worktree on a copy of the same seeded database
 (``seed.py`` of the older commit, then ``eventcal migrate`` for the newer one)::
@@ -54,6 +57,8 @@ async def _requests(app: Any, scenario: str, count: int) -> list[Request]:
         return [("GET", f"{NS}/events", (), b"")] * count
     if scenario == "page":
         return [("GET", f"{NS}/events?page={rng.randrange(1, 61)}", (), b"") for _ in range(count)]
+    if scenario == "cold":
+        return [("GET", f"{NS}/events/{item_id}", (), b"") for item_id in _cold_ids[:count]]
     _, _, body = await call(app, "GET", f"{NS}/events?per_page=100")
     events = [e["id"] for e in orjson.loads(body)["events"]]
     if scenario == "single":
@@ -85,6 +90,20 @@ async def _requests(app: Any, scenario: str, count: int) -> list[Request]:
     ]
 
 
+_cold_ids: list[int] = []
+"""Published events in a random order (``cold``: each request takes the next ones)."""
+
+
+async def _published(database: Any) -> list[int]:
+    import sqlalchemy as sa
+
+    async with database.read() as conn:
+        rows = await conn.all(sa.text("SELECT id FROM event WHERE status = 'publish'"))
+    ids = sorted(int(r["id"]) for r in rows)
+    random.Random(5).shuffle(ids)
+    return ids
+
+
 async def _run(args: argparse.Namespace) -> None:
     from eventcal import logs
     from eventcal.app import create_app
@@ -96,7 +115,10 @@ async def _run(args: argparse.Namespace) -> None:
     async with app.lifespan():
         # The database of 3e54e5a's app is in ``state.services``.
         holder = getattr(app.state, "runtime", None) or app.state.services
+        _cold_ids[:] = await _published(holder.database)
         warm_up = await _requests(app, args.scenario, args.warmup)
+        if args.scenario == "cold":  # the warm-up reads other events than the measured ones
+            del _cold_ids[: args.warmup]
         if args.scenario in ("single", "page"):  # every item of the scenario in the item cache
             for path in {path for _, path, _, _ in await _requests(app, args.scenario, 600)}:
                 await call(app, "GET", path)
@@ -126,13 +148,15 @@ async def _run(args: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("database_url")
-    parser.add_argument("scenario", choices=("cached", "single", "page", "post"))
+    parser.add_argument("scenario", choices=("cached", "single", "cold", "page", "post"))
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--warmup", type=int, default=50)
     parser.add_argument("--profile", action="store_true", help="count Python calls (cProfile)")
     args = parser.parse_args(argv)
     os.environ["EVENTCAL_DATABASE_URL"] = args.database_url
-    os.environ["EVENTCAL_RESPONSE_CACHE_MB"] = "24" if args.scenario == "cached" else "0"
+    if args.scenario != "cold":  # unless set: 3e54e5a's single read hit its response cache
+        default = "24" if args.scenario == "cached" else "0"
+        os.environ.setdefault("EVENTCAL_RESPONSE_CACHE_MB", default)
     asyncio.run(_run(args))
     return 0
 

@@ -33,12 +33,16 @@ class Loaded:
     """Related items whose protected content the caller may not see."""
     extra: dict[int, Row] = field(default_factory=dict)
     """More rows of the collection itself, by id (``Resource.also_load``)."""
-    embedded: dict[tuple[str, int, bool, bool], dict[str, Any]] = field(default_factory=dict)
+    embedded: dict[tuple[str, int, bool, bool], Any] = field(default_factory=dict)
     """Linked items as already shown, by relation, id, single read and protection: a page of
     150 events at 20 venues presents each venue once (presenters are functions of the row and
-    of what is loaded, and nothing changes an embedded object afterwards)."""
-    described: dict[tuple[str, int, bool, bool], dict[str, Any]] = field(default_factory=dict)
+    of what is loaded, and nothing changes an embedded object afterwards). An object is a dict,
+    or its JSON (``orjson.Fragment``) when it comes from the item cache (``fragments``)."""
+    described: dict[tuple[str, int, bool, bool], Any] = field(default_factory=dict)
     """Linked items' schema.org objects, by the same keys as ``embedded`` (shown once)."""
+    fragments: bool = False
+    """Some embedded or described objects are JSON from the item cache (``orjson.Fragment``):
+    items shown otherwise than only encoded are decoded first (``present.present_tagged``)."""
     also_loaded: int = 0
     """How many rows ``also_load`` added (the shown rows' extra dependencies)."""
 

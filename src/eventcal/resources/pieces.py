@@ -27,46 +27,57 @@ def pieces(item: dict[str, Any], embedded: Iterable[Any], cache: ItemCache) -> t
     value, a list element or a value's value: ``SHARED_DEPTH``) and each short piece between
     them is the cache's one shared copy (``ItemCache.share``)."""
     shared = {id(value) for value in embedded}
+    holders: set[int] = set()
+    _mark(item, shared, SHARED_DEPTH, holders)
     parts: list[tuple[bytes, bool]] = []
-    _encode(item, shared, SHARED_DEPTH, parts)
+    _encode(item, shared, holders, parts)
     return _kept(parts, cache)
 
 
 SHARED_DEPTH = 2
 """How deep in an item shared objects are looked for (an event's ``json_ld.location``)."""
+CONTAINERS = (dict, list)
 
 
-def _holds(value: Any, shared: set[int], depth: int) -> bool:
-    """Whether ``value`` is or holds (``depth`` levels down) one of the ``shared`` objects."""
-    if id(value) in shared:
-        return True
-    if depth <= 0:
-        return False
-    kind = type(value)
-    children = value.values() if kind is dict else value if kind is list else ()
-    return any(_holds(child, shared, depth - 1) for child in children)
+def _mark(value: Any, shared: set[int], depth: int, holders: set[int]) -> bool:
+    """Whether ``value`` (a dict or a list) holds one of the ``shared`` objects ``depth``
+    levels down at most; the ids of the values that do are added to ``holders``. One pass:
+    each value is looked at once, the last level by the set's own loop."""
+    children = value.values() if type(value) is dict else value
+    if depth <= 1:
+        holds = not shared.isdisjoint(map(id, children))
+    else:
+        holds = False
+        for child in children:
+            if id(child) in shared or (
+                type(child) in CONTAINERS and _mark(child, shared, depth - 1, holders)
+            ):
+                holds = True
+    if holds:
+        holders.add(id(value))
+    return holds
 
 
-def _encode(value: Any, shared: set[int], depth: int, out: list[tuple[bytes, bool]]) -> None:
+def _encode(value: Any, shared: set[int], holders: set[int], out: list[tuple[bytes, bool]]) -> None:
     """Append the JSON of ``value`` to ``out`` in pieces, each marked whether it is a shared
-    object; values that hold none are encoded together."""
+    object; values that hold none (not in ``holders``) are encoded together."""
     if id(value) in shared:
         out.append((orjson.dumps(value), True))
-    elif not _holds(value, shared, depth):
+    elif id(value) not in holders:
         out.append((orjson.dumps(value), False))
     elif type(value) is list:
         out.append((b"[", False))
         for n, element in enumerate(value):
             if n:
                 out.append((b",", False))
-            _encode(element, shared, depth - 1, out)
+            _encode(element, shared, holders, out)
         out.append((b"]", False))
     else:
         out.append((b"{", False))
         run: dict[str, Any] = {}
         first = True
         for key, child in value.items():
-            if not _holds(child, shared, depth - 1):
+            if id(child) not in shared and id(child) not in holders:
                 run[key] = child
                 continue
             text = b"" if first else b","
@@ -75,7 +86,7 @@ def _encode(value: Any, shared: set[int], depth: int, out: list[tuple[bytes, boo
                 run = {}
             out.append((text, False))
             out.append((orjson.dumps(key) + b":", False))
-            _encode(child, shared, depth - 1, out)
+            _encode(child, shared, holders, out)
             first = False
         if run:
             out.append(((b"" if first else b",") + orjson.dumps(run)[1:-1], False))

@@ -10,7 +10,7 @@ read shows comes from the item cache when it keeps it (as pieces: ``resources/pi
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -25,8 +25,15 @@ from eventcal.storage.db import Row
 
 MEDIA = "media"
 """How the change log names a media item (an item's image)."""
+EMBEDDED = "embedded"
+DESCRIBED = "described"
+"""The parts of items the item cache keeps apart (``Presented._part``): a linked item's
+object as items embed it, and its schema.org object."""
+PART_BYTES = 500
+"""What a kept part costs besides its JSON (its key, the fragment, the store's links)."""
 DIGEST_BYTES = 81
-"""What an item cache entry's digest costs (a string of 24 hexadecimal digits and its slot)."""
+"""What an item cache entry's digest costs (a string of 24 hexadecimal digits and its slot;
+the revision's slot in the value is the one its key no longer has)."""
 
 if TYPE_CHECKING:
     from eventcal.context import Call, Site, Urls
@@ -45,6 +52,10 @@ class Presented:
     """A single read (with JSON-LD), not a list item."""
     protected: bool = False
     """The caller may not see the item's protected content (it is blanked)."""
+    parts: ItemCache | None = None
+    """The item cache, when what is built may be kept (an anonymous read without password):
+    the objects items embed are then taken from it as their JSON, or kept there once built
+    (:meth:`_part`)."""
     urls: Urls = field(init=False)
     site: Site = field(init=False)
     media: dict[int, Row] = field(init=False)
@@ -97,7 +108,8 @@ class Presented:
             data = loaded.embedded.get(key)
             if data is None:
                 ctx = Presented(target, self.call, loaded, single=self.single, protected=protected)
-                data = show(loaded.texts.localize(target.name, linked), ctx)
+                localized = loaded.texts.localize(target.name, linked)
+                data = self._part(EMBEDDED, key, show, localized, ctx)
                 loaded.embedded[key] = data
             shown.append(data)
         return shown
@@ -113,9 +125,41 @@ class Presented:
             key = (relation, int(linked["id"]), ctx.single, ctx.protected)
             data = described.get(key)
             if data is None:
-                data = described[key] = describe(linked, ctx)
+                data = self._part(DESCRIBED, key, describe, linked, ctx)
+                described[key] = data
             found.append(data)
         return found
+
+    def _part(
+        self,
+        kind: str,
+        key: tuple[str, int, bool, bool],
+        present: Callable[[Row, Presented], dict[str, Any]],
+        row: Row,
+        ctx: Presented,
+    ) -> Any:
+        """A linked item's object (``kind`` of it, by relation, id, single read and
+        protection) as the item cache keeps it (its JSON, an ``orjson.Fragment``), else
+        ``present(row, ctx)``, kept when it may be: built once for every item that shows it,
+        and dropped by the change log with what it was built from (the item, its image)."""
+        cache = self.parts
+        if cache is None:
+            return present(row, ctx)
+        call, loaded = self.call, self.loaded
+        loaded.fragments = True
+        full = (kind, *key, call.language, call.urls)
+        found = cache.part(full)
+        if found is not None:
+            return found
+        text = orjson.dumps(present(row, ctx))
+        target = ctx.resource
+        deps = [(target.name, key[1])]
+        if (column := target.image_column) and row[column]:
+            deps.append((MEDIA, int(row[column])))
+        # An exact copy: orjson's output may sit in a much larger buffer.
+        fragment = orjson.Fragment(bytes(memoryview(text)))
+        cache.put(full, fragment, deps, len(text) + PART_BYTES, call.items_epoch)
+        return fragment
 
 
 @lru_cache(maxsize=256)
@@ -163,6 +207,72 @@ async def present_tagged(
     """:func:`present_rows`, and with ``spliced`` each item's digest as the item cache keeps
     it (``body_digest`` of its JSON, for the entity tag of a body that is that item alone;
     None for items it does not keep)."""
+    cache = _cache(call, resource, password, context_edit)
+    if cache is None:
+        if call.reads is not None:
+            call.reads.complete = False
+        items, _ = await _present(
+            call, resource, rows, single=single, password=password, context_edit=context_edit
+        )
+        return items, [None] * len(items)
+    keys = [_key(call, resource, int(r["id"]), single) for r in rows]
+    # Entries are the items' revision, digest and JSON (in pieces: see ``pieces``): compact,
+    # and every request gets objects of its own.
+    decode = orjson.Fragment if spliced else orjson.loads
+    shown: list[Any] = []
+    digests: list[str | None] = []
+    for key, row in zip(keys, rows, strict=True):
+        found = cache.get(key, call.reads, int(row["revision"]))
+        shown.append(None if found is None else decode(b"".join(found[2:])))
+        digests.append(found[1] if found is not None and spliced else None)
+    missing = [i for i, item in enumerate(shown) if item is None]
+    kept = len(shown) - len(missing)
+    if missing:
+        built_rows = [rows[i] for i in missing]
+        built, loaded = await _present(
+            call,
+            resource,
+            built_rows,
+            single=single,
+            password=None,
+            context_edit=False,
+            parts=cache,
+        )
+        for i, row, item in zip(missing, built_rows, built, strict=True):
+            digest = _keep(call, cache, resource, (keys[i], row, item), loaded)
+            kept += digest is not None
+            digests[i] = digest if spliced else None
+            # Objects from the cache are JSON: a body whose keys are picked needs dicts.
+            shown[i] = item if spliced or not loaded.fragments else orjson.loads(orjson.dumps(item))
+    if call.reads is not None and single and kept == len(rows) == 1:
+        call.reads.kept = True  # the response is this item: the item cache keeps it
+    return shown, digests
+
+
+def kept_single(
+    call: Call, resource: Resource, item_id: int, *, password: str | None, context_edit: bool
+) -> tuple[bytes, int, str] | None:
+    """A single read's item as the item cache keeps it, without reading its row: its JSON,
+    revision and digest, or None (read the row and build or find it by :func:`present_tagged`).
+
+    The request's sync has applied the change log up to the data version it read, so an entry
+    still kept is its item at that version (a logged change of the item or of what it embeds
+    dropped it), and a single read's entry is built only after the read rules let the same
+    caller (anonymous, no password) see the item."""
+    cache = _cache(call, resource, password, context_edit)
+    found = None if cache is None else cache.get(_key(call, resource, item_id, True), call.reads)
+    if found is None:
+        return None
+    if call.reads is not None:
+        call.reads.kept = True  # the response is this item: the item cache keeps it
+    return b"".join(found[2:]), found[0], found[1]
+
+
+def _cache(
+    call: Call, resource: Resource, password: str | None, context_edit: bool
+) -> ItemCache | None:
+    """The item cache, when what the caller sees of the collection may come from it: the
+    same for every anonymous caller without a password or ``context=edit``."""
     cache = call.items
     if (
         cache is None
@@ -172,40 +282,13 @@ async def present_tagged(
         or not call.actor.is_anonymous
         or "revision" not in resource.table.c
     ):
-        if call.reads is not None:
-            call.reads.complete = False
-        items, _ = await _present(
-            call, resource, rows, single=single, password=password, context_edit=context_edit
-        )
-        return items, [None] * len(items)
-    keys = [
-        (resource.name, int(r["id"]), int(r["revision"]), call.language, call.urls, single)
-        for r in rows
-    ]
-    # Entries are the items' digest and JSON (in pieces: see ``pieces``): compact, and every
-    # request gets objects of its own.
-    decode = orjson.Fragment if spliced else orjson.loads
-    shown: list[Any] = []
-    digests: list[str | None] = []
-    for key in keys:
-        found = cache.get(key, call.reads)
-        shown.append(None if found is None else decode(b"".join(found[1:])))
-        digests.append(found[0] if found is not None and spliced else None)
-    missing = [i for i, item in enumerate(shown) if item is None]
-    kept = len(shown) - len(missing)
-    if missing:
-        built_rows = [rows[i] for i in missing]
-        built, loaded = await _present(
-            call, resource, built_rows, single=single, password=None, context_edit=False
-        )
-        for i, row, item in zip(missing, built_rows, built, strict=True):
-            shown[i] = item
-            digest = _keep(call, cache, resource, (keys[i], row, item), loaded)
-            kept += digest is not None
-            digests[i] = digest if spliced else None
-    if call.reads is not None and single and kept == len(rows) == 1:
-        call.reads.kept = True  # the response is this item: the item cache keeps it
-    return shown, digests
+        return None
+    return cache
+
+
+def _key(call: Call, resource: Resource, item_id: int, single: bool) -> Hashable:
+    """An item's entry, whatever its revision (the entry names it: see :func:`kept_single`)."""
+    return (resource.name, item_id, call.language, call.urls, single)
 
 
 def _keep(
@@ -229,7 +312,7 @@ def _keep(
     deps += [(resource.name, extra_id) for extra_id in extra]
     if reads is not None:
         reads.deps.update(deps)
-    value = (digest, *parts)
+    value = (int(row["revision"]), digest, *parts)
     kept = cache.put(key, value, deps, size + DIGEST_BYTES, call.items_epoch)
     return digest if kept else None
 
@@ -285,8 +368,10 @@ async def _present(
     single: bool,
     password: str | None,
     context_edit: bool,
+    parts: ItemCache | None = None,
 ) -> tuple[list[dict[str, Any]], Loaded]:
-    """Each object ends with its URLs in the collection's other formats (``ical_url``)."""
+    """Each object ends with its URLs in the collection's other formats (``ical_url``); with
+    ``parts``, what they embed may come from the item cache (``Presented.parts``)."""
     rows = [plain(row) for row in rows]
     loaded = await load(call, resource, rows, password=password, context_edit=context_edit)
     protected = resource.behaviour.protected
@@ -299,6 +384,7 @@ async def _present(
                 loaded,
                 single=single,
                 protected=protected(call.actor, row, password, context_edit),
+                parts=parts,
             ),
         )
         for row in rows

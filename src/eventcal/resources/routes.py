@@ -88,8 +88,13 @@ def _by_slug(state: RequestState, resource: Resource, write: str) -> Awaitable[R
 
 def _handlers(resource: Resource, find: Finder) -> tuple[Handler, Handler, Handler]:
     async def read(state: RequestState, params: Params) -> Reply:
+        spliced = only_encoded(state.query)
+        if find is _by_id:  # the item cache may have it: no need to read its row
+            kept = service.read_kept(state, resource, path_id(state), params, spliced=spliced)
+            if kept is not None:
+                return kept
         row = await find(state, resource, "")
-        return await service.read(state, resource, row, params, spliced=only_encoded(state.query))
+        return await service.read(state, resource, row, params, spliced=spliced)
 
     async def update(state: RequestState, params: Params) -> Reply:
         row = await find(state, resource, service.UPDATE)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from eventcal.errors import ApiError, NotFound, invalid
 from eventcal.http.args import Params
 from eventcal.http.conditional import matches_revision
@@ -22,7 +24,7 @@ from eventcal.resources.archive import format_links
 from eventcal.resources.listing import ListQuery
 from eventcal.resources.pagination import Page
 from eventcal.resources.posts.rules import forbidden
-from eventcal.resources.present import present_rows, present_tagged
+from eventcal.resources.present import kept_single, present_rows, present_tagged
 from eventcal.resources.spec import Resource
 from eventcal.storage.db import Row
 
@@ -153,6 +155,27 @@ async def read(
         spliced=spliced,
     )
     return Reply(shown[0], revision=int(row["revision"]), digest=digests[0])
+
+
+def read_kept(
+    state: RequestState, resource: Resource, item_id: int, params: Params, *, spliced: bool = False
+) -> Reply | None:
+    """A single read by id from the item cache, without reading the item's row (None: not
+    kept for this caller, read it with :func:`find` and :func:`read`). Only reads the item
+    cache may answer (anonymous, no password, no ``context=edit``) are asked, and only items
+    a read like this one built since their last change are kept (``present.kept_single``)."""
+    found = kept_single(
+        state.call,
+        resource,
+        item_id,
+        password=params.get("password"),
+        context_edit=state.context_edit,
+    )
+    if found is None:
+        return None
+    body, revision, digest = found
+    shown = orjson.Fragment(body) if spliced else orjson.loads(body)
+    return Reply(shown, revision=revision, digest=digest if spliced else None)
 
 
 # --- writing ---------------------------------------------------------------------------------

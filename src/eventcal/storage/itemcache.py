@@ -1,10 +1,15 @@
 """Built item representations (their JSON), kept per process and invalidated by the change log.
 
 A listing or a single read presents its rows one by one; what an item shows depends on its own
-row (the key carries its ``revision``, read from the database by the same request) and on the
-rows it embeds (its venue, organizers, terms, media, translations), whose changes do not touch
-its revision. Each entry therefore lists the items it was built from (its *dependencies*), and
-every change recorded in the change log drops the entries that depend on the item it names.
+row and on the rows it embeds (its venue, organizers, terms, media, translations), whose changes
+do not touch its revision. Each entry therefore lists the items it was built from (its
+*dependencies*), and every change recorded in the change log drops the entries that depend on
+the item it names. An entry also names the revision of the row it was built from: a listing,
+which reads its rows anyway, takes an entry only for the revision it read (:meth:`get`); a
+single read by id takes it without reading the row (``resources/present.kept_single``): after
+the request's sync, an entry still kept shows its item as it is at the data version the
+request read, since any change to the item (its status, password, text) was logged and dropped
+it, and it was built only for a caller who may read it (anonymous, no password).
 
 Freshness across processes: every request that may use the cache first reads the data version
 (the router does, for the response cache) and calls :meth:`ItemCache.sync` with it, which reads
@@ -201,16 +206,26 @@ class ItemCache:
         :meth:`clear` empties it."""
         self._stores.append(store)
 
-    def get(self, key: Hashable, reads: Reads | None = None) -> Any | None:
-        """The value kept under ``key``; ``reads`` notes what it was built from."""
+    def get(
+        self, key: Hashable, reads: Reads | None = None, revision: int | None = None
+    ) -> Any | None:
+        """The value kept under ``key``; ``reads`` notes what it was built from. With
+        ``revision``, only a value built from that revision of its item (values that name
+        their revision are tuples that start with it)."""
         entry = self._items.get(key)
-        if entry is None:
+        if entry is None or (revision is not None and entry.value[0] != revision):
             self.misses += 1
             return None
         self.hits += 1
         if reads is not None:
             reads.deps.update(entry.deps)
         return entry.value
+
+    def part(self, key: Hashable) -> Any | None:
+        """A part many entries are built from (a venue as events embed it), kept by
+        :meth:`put` under its own key: not counted as a hit or a miss, which count entries."""
+        entry = self._items.get(key)
+        return None if entry is None else entry.value
 
     def put(
         self, key: Hashable, value: Any, deps: Iterable[Dependency], size: int, epoch: int
