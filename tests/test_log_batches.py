@@ -100,29 +100,30 @@ def test_a_line_of_a_closed_loop_is_not_kept(handler: JsonLinesAndStream) -> Non
 
 
 @contextlib.contextmanager
-def configured(handler: logs.JsonLines) -> Iterator[None]:
-    """The handler as ``logs.configure`` installs it: the root logger's only one (in the test
-    itself: pytest adds its own handlers to the root logger for each phase of a test)."""
+def configured(stream: Stream) -> Iterator[logs.JsonLines]:
+    """``logs.configure`` writing to ``stream`` (in the test itself: pytest adds its own
+    handlers to the root logger for each phase of a test); the logging of before restored."""
     root, access = logging.getLogger(), logging.getLogger(logs.ACCESS)
-    saved = root.handlers[:], access.level
-    root.handlers[:] = [handler]
-    access.setLevel(logging.INFO)
+    saved = root.handlers[:], root.level, access.level
+    with contextlib.redirect_stderr(stream):
+        logs.configure("WARNING")  # the access lines only (not the test client's)
     try:
-        yield
+        yield root.handlers[0]  # type: ignore[misc]
     finally:
         root.handlers[:] = saved[0]
-        access.setLevel(saved[1])
+        root.setLevel(saved[1])
+        access.setLevel(saved[2])
 
 
 def test_access_lines_of_a_server_are_written_by_the_end_of_its_lifespan(
-    handler: JsonLinesAndStream, settings: Settings, monkeypatch: pytest.MonkeyPatch
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Workers end without the interpreter's exit handlers: the lifespan's end writes the
     lines still waiting (here all of them: the loop's timer would run in a minute). The
     lines are made without a ``LogRecord`` and read as before."""
-    lines, stream = handler
+    stream = Stream()
     monkeypatch.setattr(logs, "BATCH_SECONDS", 60)
-    with configured(lines), TestClient(create_app(settings)) as client:
+    with configured(stream) as lines, TestClient(create_app(settings)) as client:
         assert logs.access_writer() is lines
         client.get(f"{NS}/events?per_page=2&password=x", headers={"X-Request-Id": "r-1"})
         client.get(f"{NS}/events/999999")
@@ -134,11 +135,9 @@ def test_access_lines_of_a_server_are_written_by_the_end_of_its_lifespan(
     assert (missing["status"], missing["code"]) == (404, "rest-event-not-found")
 
 
-def test_lines_go_through_logging_when_another_handler_listens(
-    handler: JsonLinesAndStream,
-) -> None:
-    with configured(handler[0]):
-        assert logs.access_writer() is handler[0]
+def test_lines_go_through_logging_when_another_handler_listens() -> None:
+    with configured(Stream()) as lines:
+        assert logs.access_writer() is lines
         logging.getLogger().addHandler(logging.Handler())
         assert logs.access_writer() is None
 

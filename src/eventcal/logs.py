@@ -199,19 +199,25 @@ BATCH_LINES = 256
 """Access lines written together at the most."""
 
 
+_access = logging.getLogger(ACCESS)
+_configured: list[JsonLines] = []
+"""The handler :func:`configure` installed last."""
+
+
 def access_writer() -> JsonLines | None:
     """The handler an access line may go to directly (without a ``LogRecord``): when the lines
     go only to the handler of :func:`configure` (no other handler, such as a test's, nor
     filter would see the record), else None."""
-    root = logging.root
-    access = logging.getLogger(ACCESS)
-    handlers = root.handlers
-    if len(handlers) != 1 or access.handlers or access.filters or root.filters:
+    handlers = logging.root.handlers
+    if not _configured or len(handlers) != 1 or handlers[0] is not _configured[0]:
         return None
-    handler = handlers[0]
-    if type(handler) is not JsonLines or handler.filters or handler.level > logging.INFO:
+    handler = _configured[0]
+    access = _access
+    if access.handlers or access.filters or logging.root.filters or handler.filters:
         return None
-    return handler if access.propagate and not access.disabled else None
+    if handler.level > logging.INFO or not access.propagate or access.disabled:
+        return None
+    return handler
 
 
 def flush() -> None:
@@ -224,6 +230,7 @@ def configure(level: str, *, access_log: bool = True) -> None:
     """JSON lines on standard error for the ``eventcal`` loggers (and granian's)."""
     handler = JsonLines(sys.stderr)
     handler.setFormatter(JsonFormatter())
+    _configured[:] = [handler]
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

@@ -3,6 +3,7 @@ and the cache-control rules of the original; the base URL a request's ``Host`` h
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 
@@ -66,6 +67,7 @@ _HOST = re.compile(
 address or a bracketed IPv6 address, at most 253 characters before the port."""
 
 
+@functools.lru_cache(maxsize=64)
 def valid_host(host: str) -> bool:
     """A ``Host`` header the service may build its URLs from (it is echoed in every link)."""
     return len(host) <= 261 and _HOST.fullmatch(host) is not None
