@@ -67,16 +67,36 @@ def test_lines_wait_for_the_loop_and_keep_their_order(handler: JsonLinesAndStrea
     assert stream.writes == 2
 
 
-def test_a_full_batch_is_written_at_once(handler: JsonLinesAndStream) -> None:
-    lines, stream = handler
+class Pipe(Stream):
+    """Remembers each write."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.texts.append(text)
+        return super().write(text)
+
+
+def test_a_write_stays_within_what_a_pipe_writes_whole() -> None:
+    """Workers share standard error: a write of up to ``PIPE_BUF`` bytes to a pipe is never
+    interleaved with another's, so batches stay within it (a longer line goes alone)."""
+    pipe = Pipe()
+    lines = logs.JsonLines(pipe)
+    sent = [f"line {n} " + "é" * (n % 300) for n in range(400)] + ["x" * 5000, "last"]
 
     async def run() -> None:
-        for n in range(logs.BATCH_LINES):
-            lines.batch(str(n))
-        assert len(stream.getvalue().splitlines()) == logs.BATCH_LINES
+        for line in sent:
+            lines.batch(line)
+        lines.flush()
 
     asyncio.run(run())
-    assert stream.writes == 1
+    assert pipe.getvalue().splitlines() == sent
+    assert all(text.endswith("\n") for text in pipe.texts)
+    assert max(len(t.encode()) for t in pipe.texts if "x" * 5000 not in t) <= logs.BATCH_BYTES
+    assert "x" * 5000 + "\n" in pipe.texts
+    assert len(pipe.texts) < len(sent) / 4
 
 
 def test_outside_a_loop_lines_are_written_at_once(handler: JsonLinesAndStream) -> None:

@@ -123,14 +123,16 @@ class JsonLines(logging.StreamHandler):  # type: ignore[type-arg]
 
     A line per request was a ``write`` system call per request (and a flush). Access lines
     wait in a list instead, written together by the event loop at most :data:`BATCH_SECONDS`
-    after the first of them, or at once when :data:`BATCH_LINES` wait. Any other line (a
-    warning, an error) is written at once, after the access lines waiting, so lines keep
-    their order. Outside an event loop every line is written at once. :meth:`flush` (at the
-    end of the lifespan, and by ``logging.shutdown`` at exit) writes what waits."""
+    after the first of them, or at once before they would pass :data:`BATCH_BYTES`. Any
+    other line (a warning, an error) is written at once, after the access lines waiting, so
+    lines keep their order. Outside an event loop every line is written at once.
+    :meth:`flush` (at the end of the lifespan, and by ``logging.shutdown`` at exit) writes
+    what waits."""
 
     def __init__(self, stream: TextIO) -> None:
         super().__init__(stream)
         self._waiting: list[str] = []
+        self._bytes = 0
         self._timer: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         """The loop of the timer set, and its thread."""
@@ -147,21 +149,19 @@ class JsonLines(logging.StreamHandler):  # type: ignore[type-arg]
             self.handleError(record)
             return
         with self.lock:  # type: ignore[union-attr]
-            self._waiting.append(text)
+            self._add(text)
             self._write_waiting()
 
     def batch(self, line: str) -> None:
         """Write an access line soon (see the class)."""
         with self.lock:  # type: ignore[union-attr]
-            waiting = self._waiting
-            waiting.append(line)
+            self._add(line)
             timer_loop = self._loop
             if timer_loop is not None:
                 # A timer is set. The line waits for it when it is this thread's loop's, still
                 # open (asking for the running loop would cost a ``getpid`` system call);
                 # another thread's loop may be gone: then the lines are written now.
-                mine = self._thread == threading.get_ident() and not timer_loop.is_closed()
-                if not mine or len(waiting) >= BATCH_LINES:
+                if self._thread != threading.get_ident() or timer_loop.is_closed():
                     self._write_waiting()
                 return
             try:
@@ -176,6 +176,13 @@ class JsonLines(logging.StreamHandler):  # type: ignore[type-arg]
         with self.lock:  # type: ignore[union-attr]
             self._write_waiting()
 
+    def _add(self, line: str) -> None:
+        size = (len(line) if line.isascii() else len(line.encode())) + 1
+        if self._bytes + size > BATCH_BYTES:
+            self._write_waiting()
+        self._waiting.append(line)
+        self._bytes += size
+
     def _write_waiting(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
@@ -184,6 +191,7 @@ class JsonLines(logging.StreamHandler):  # type: ignore[type-arg]
             return
         text = "\n".join(self._waiting) + "\n"
         self._waiting.clear()
+        self._bytes = 0
         try:
             self.stream.write(text)
             self.stream.flush()
@@ -195,8 +203,10 @@ class JsonLines(logging.StreamHandler):  # type: ignore[type-arg]
 
 BATCH_SECONDS = 0.05
 """The longest an access line waits before it is written."""
-BATCH_LINES = 256
-"""Access lines written together at the most."""
+BATCH_BYTES = 4096
+"""The most written at once (``PIPE_BUF``): a ``write`` of up to as many bytes to a pipe is
+not interleaved with another process's (workers share their standard error), so lines stay
+whole. A longer line is written alone, as it was before batching."""
 
 
 _access = logging.getLogger(ACCESS)
