@@ -216,6 +216,8 @@ class App:
         try:
             await context.__aexit__(None, None, None)
         finally:
+            # Workers end without the interpreter's exit handlers (the access lines waiting).
+            logs.flush()
             await send({"type": "lifespan.shutdown.complete"})
 
 

@@ -3,13 +3,15 @@ logged it (a context variable set by the router)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
+import threading
 import time
 import traceback
 from contextvars import ContextVar
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TextIO
 
 import orjson
 
@@ -116,10 +118,129 @@ def granian_config() -> dict[str, Any]:
     }
 
 
+class JsonLines(logging.StreamHandler):  # type: ignore[type-arg]
+    """The stream handler of :func:`configure`: access lines are written in batches.
+
+    A line per request was a ``write`` system call per request (and a flush). Access lines
+    wait in a list instead, written together by the event loop at most :data:`BATCH_SECONDS`
+    after the first of them, or at once before they would pass :data:`BATCH_BYTES`. Any
+    other line (a warning, an error) is written at once, after the access lines waiting, so
+    lines keep their order. Outside an event loop every line is written at once.
+    :meth:`flush` (at the end of the lifespan, and by ``logging.shutdown`` at exit) writes
+    what waits."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__(stream)
+        self._waiting: list[str] = []
+        self._bytes = 0
+        self._timer: asyncio.TimerHandle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The loop of the timer set, and its thread."""
+        self._thread = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        line = getattr(record, "json_line", None)
+        if line is not None:
+            self.batch(str(line))
+            return
+        try:
+            text = self.format(record)
+        except Exception:
+            self.handleError(record)
+            return
+        with self.lock:  # type: ignore[union-attr]
+            self._add(text)
+            self._write_waiting()
+
+    def batch(self, line: str) -> None:
+        """Write an access line soon (see the class)."""
+        with self.lock:  # type: ignore[union-attr]
+            self._add(line)
+            timer_loop = self._loop
+            if timer_loop is not None:
+                # A timer is set. The line waits for it when it is this thread's loop's, still
+                # open (asking for the running loop would cost a ``getpid`` system call);
+                # another thread's loop may be gone: then the lines are written now.
+                if self._thread != threading.get_ident() or timer_loop.is_closed():
+                    self._write_waiting()
+                return
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                self._write_waiting()
+                return
+            self._loop, self._thread = loop, threading.get_ident()
+            self._timer = loop.call_later(BATCH_SECONDS, self.flush)
+
+    def flush(self) -> None:
+        with self.lock:  # type: ignore[union-attr]
+            self._write_waiting()
+
+    def _add(self, line: str) -> None:
+        size = (len(line) if line.isascii() else len(line.encode())) + 1
+        if self._bytes + size > BATCH_BYTES:
+            self._write_waiting()
+        self._waiting.append(line)
+        self._bytes += size
+
+    def _write_waiting(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = self._loop = None
+        if not self._waiting:
+            return
+        text = "\n".join(self._waiting) + "\n"
+        self._waiting.clear()
+        self._bytes = 0
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except Exception:
+            # As ``logging`` does: a broken stream must not break the request (the text is
+            # lost, like a line ``StreamHandler`` fails to write).
+            self.handleError(logging.makeLogRecord({"msg": text}))
+
+
+BATCH_SECONDS = 0.05
+"""The longest an access line waits before it is written."""
+BATCH_BYTES = 4096
+"""The most written at once (``PIPE_BUF``): a ``write`` of up to as many bytes to a pipe is
+not interleaved with another process's (workers share their standard error), so lines stay
+whole. A longer line is written alone, as it was before batching."""
+
+
+_access = logging.getLogger(ACCESS)
+_configured: list[JsonLines] = []
+"""The handler :func:`configure` installed last."""
+
+
+def access_writer() -> JsonLines | None:
+    """The handler an access line may go to directly (without a ``LogRecord``): when the lines
+    go only to the handler of :func:`configure` (no other handler, such as a test's, nor
+    filter would see the record), else None."""
+    handlers = logging.root.handlers
+    if not _configured or len(handlers) != 1 or handlers[0] is not _configured[0]:
+        return None
+    handler = _configured[0]
+    access = _access
+    if access.handlers or access.filters or logging.root.filters or handler.filters:
+        return None
+    if handler.level > logging.INFO or not access.propagate or access.disabled:
+        return None
+    return handler
+
+
+def flush() -> None:
+    """Write what the root logger's handlers keep (the access lines waiting)."""
+    for handler in logging.root.handlers:
+        handler.flush()
+
+
 def configure(level: str, *, access_log: bool = True) -> None:
     """JSON lines on standard error for the ``eventcal`` loggers (and granian's)."""
-    handler = logging.StreamHandler(sys.stderr)
+    handler = JsonLines(sys.stderr)
     handler.setFormatter(JsonFormatter())
+    _configured[:] = [handler]
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

@@ -57,6 +57,9 @@ from eventcal.timezones import to_local
 log = logging.getLogger("eventcal.api")
 
 PREFIX = "/" + NAMESPACE
+MATCHES_KEPT = 1024
+"""Paths whose route :meth:`Router.match` remembers (all forgotten when full)."""
+_UNKNOWN: Any = object()
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 OVERRIDABLE = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
 
@@ -117,6 +120,7 @@ class Route:
     doc_path: str
     """The OpenAPI path, e.g. ``/events/{id}``."""
     regex: re.Pattern[str] = field(init=False)
+    _anonymous_allow: list[str] = field(init=False, default_factory=list, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "regex", re.compile(f"^{self.pattern}$", re.IGNORECASE))
@@ -136,7 +140,13 @@ class Route:
         return None
 
     def allow(self, actor: Actor) -> str:
-        return ", ".join(m for e in self.endpoints if e.allowed(actor) for m in e.methods)
+        known = self._anonymous_allow  # asked on every request: anonymous callers are alike
+        if actor.is_anonymous and known:
+            return known[0]
+        allow = ", ".join(m for e in self.endpoints if e.allowed(actor) for m in e.methods)
+        if actor.is_anonymous:
+            known.append(allow)
+        return allow
 
     def describe(self, state: RequestState) -> dict[str, Any]:
         """The route as the index and OPTIONS show it."""
@@ -200,13 +210,18 @@ class Router:
     def __init__(self, routes: Sequence[Route], runtime: Runtime) -> None:
         self.routes = tuple(routes)
         self.runtime = runtime
+        self._matched: dict[str, tuple[Route, re.Match[str]] | None] = {}
+        """Paths matched lately (the routes' regexes are tried in turn)."""
 
     def match(self, relative: str) -> tuple[Route, dict[str, str]] | None:
-        for route in self.routes:
-            found = route.regex.match(relative)
-            if found:
-                return route, found.groupdict()
-        return None
+        found = self._matched.get(relative, _UNKNOWN)
+        if found is _UNKNOWN:
+            found = next(((r, m) for r in self.routes if (m := r.regex.match(relative))), None)
+            if len(relative) <= 200:  # a client's long path is not worth keeping
+                if len(self._matched) >= MATCHES_KEPT:
+                    self._matched.clear()
+                self._matched[relative] = found
+        return None if found is None else (found[0], found[1].groupdict())
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
