@@ -18,7 +18,6 @@ from eventcal.http.args import (
     as_int,
     boolean,
     csv_items,
-    integer,
     parse_args,
     positive_int,
     positive_int_list,
@@ -101,21 +100,6 @@ def test_positive_int_rejects(value: Any) -> None:
 def test_positive_int_accepts_integral_numeric_strings() -> None:
     # Spec §2.3: "numbers or numeric strings equal to a positive integer".
     assert positive_int("3.0", STATE) == 3
-
-
-def test_integer_parser_reports_a_type_error() -> None:
-    parse = integer("page")
-    assert parse("12", STATE) == 12
-    with pytest.raises(Invalid) as caught:
-        parse("twelve", STATE)
-    error = caught.value.error
-    assert error.message == "{param} is not of type {type}."
-    assert error.message_args == {"param": "page", "type": "integer"}
-    assert error.detail == {
-        "code": "rest_invalid_type",
-        "message": "page is not of type integer.",
-        "data": {"param": "page"},
-    }
 
 
 # --- booleans and truthiness -----------------------------------------------------------------

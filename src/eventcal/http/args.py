@@ -54,7 +54,6 @@ def because(reason: str, **args: Any) -> Invalid:
 
 
 NOT_AN_ID = N_("{param} must be a whole number from 1 to {max}.")
-NOT_AN_INTEGER = N_("{param} must be a whole number from {min} to {max}.")
 UNKNOWN_IDS = N_("{param}: nothing has the id {ids}, or you may not see it.")
 
 
@@ -197,20 +196,6 @@ def type_error(name: str, type_name: str) -> Invalid:
     )
 
 
-def integer(name: str) -> Parser:
-    """WordPress ``integer``: ints and integral numeric strings."""
-
-    def parse(value: Any, state: RequestState) -> int:
-        number = as_int(value)
-        if number is None:
-            if _integral(value):
-                raise because(NOT_AN_INTEGER, min=-MAX_INT - 1, max=MAX_INT)
-            raise type_error(name, "integer")
-        return number
-
-    return parse
-
-
 def as_int(value: Any) -> int | None:
     """The integer a value is, within the 32-bit range of the database's integer columns, or
     None: every integer a client sends (ids, filters, bodies, indexes) is read here or by
@@ -234,15 +219,6 @@ def digits(text: str, maximum: int = MAX_INT) -> int | None:
         return None
     number = int(text)
     return number if number <= maximum else None
-
-
-def _integral(value: Any) -> bool:
-    """An integer (a number or its text) that :func:`as_int` refused: out of range."""
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, int):
-        return True
-    return isinstance(value, str) and looks_integral(value)
 
 
 def looks_integral(text: str) -> bool:
