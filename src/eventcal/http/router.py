@@ -9,6 +9,7 @@ OPTIONS describing the route, ``_method``/``X-HTTP-Method-Override`` on POST, ``
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import time
@@ -58,8 +59,7 @@ log = logging.getLogger("eventcal.api")
 
 PREFIX = "/" + NAMESPACE
 MATCHES_KEPT = 1024
-"""Paths whose route :meth:`Router.match` remembers (all forgotten when full)."""
-_UNKNOWN: Any = object()
+"""Paths whose route :meth:`Router.match` remembers (the least recently used forgotten)."""
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 OVERRIDABLE = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
 
@@ -120,10 +120,12 @@ class Route:
     doc_path: str
     """The OpenAPI path, e.g. ``/events/{id}``."""
     regex: re.Pattern[str] = field(init=False)
-    _anonymous_allow: list[str] = field(init=False, default_factory=list, compare=False)
+    anonymous_allow: str = field(init=False, compare=False)
+    """:meth:`allow` for anonymous callers (asked on every request; they are all alike)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "regex", re.compile(f"^{self.pattern}$", re.IGNORECASE))
+        object.__setattr__(self, "anonymous_allow", self._allow(ANONYMOUS))
 
     @property
     def methods(self) -> list[str]:
@@ -140,13 +142,10 @@ class Route:
         return None
 
     def allow(self, actor: Actor) -> str:
-        known = self._anonymous_allow  # asked on every request: anonymous callers are alike
-        if actor.is_anonymous and known:
-            return known[0]
-        allow = ", ".join(m for e in self.endpoints if e.allowed(actor) for m in e.methods)
-        if actor.is_anonymous:
-            known.append(allow)
-        return allow
+        return self.anonymous_allow if actor.is_anonymous else self._allow(actor)
+
+    def _allow(self, actor: Actor) -> str:
+        return ", ".join(m for e in self.endpoints if e.allowed(actor) for m in e.methods)
 
     def describe(self, state: RequestState) -> dict[str, Any]:
         """The route as the index and OPTIONS show it."""
@@ -210,18 +209,18 @@ class Router:
     def __init__(self, routes: Sequence[Route], runtime: Runtime) -> None:
         self.routes = tuple(routes)
         self.runtime = runtime
-        self._matched: dict[str, tuple[Route, re.Match[str]] | None] = {}
-        """Paths matched lately (the routes' regexes are tried in turn)."""
+        self._remembered = functools.lru_cache(maxsize=MATCHES_KEPT)(self._first_match)
+        """:meth:`_first_match` of the paths matched lately."""
 
     def match(self, relative: str) -> tuple[Route, dict[str, str]] | None:
-        found = self._matched.get(relative, _UNKNOWN)
-        if found is _UNKNOWN:
-            found = next(((r, m) for r in self.routes if (m := r.regex.match(relative))), None)
-            if len(relative) <= 200:  # a client's long path is not worth keeping
-                if len(self._matched) >= MATCHES_KEPT:
-                    self._matched.clear()
-                self._matched[relative] = found
+        # A client's long path is not worth keeping.
+        find = self._remembered if len(relative) <= 200 else self._first_match
+        found = find(relative)
         return None if found is None else (found[0], found[1].groupdict())
+
+    def _first_match(self, relative: str) -> tuple[Route, re.Match[str]] | None:
+        """The first route whose regex matches (they are tried in registration order)."""
+        return next(((r, m) for r in self.routes if (m := r.regex.match(relative))), None)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
