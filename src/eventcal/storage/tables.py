@@ -5,7 +5,8 @@ Events, venues, organizers and media items share one id space, as posts do in th
 Terms (categories and tags) share a second id space in ``term``.
 
 The metadata, the date-time types and the service's bookkeeping tables (data version, change
-log, idempotency keys, login throttle) are in :mod:`.service_tables`.
+log, idempotency keys, login throttle) are in :mod:`.service_tables`; the accounts in
+:mod:`.account_tables` and the media library in :mod:`.media_tables` (re-exported here).
 
 Date-times: ``*_at`` columns are UTC instants (timezone-aware); ``*_local`` columns are the
 wall-clock times in the event's own zone (the original filters and sorts on those).
@@ -17,6 +18,13 @@ from collections.abc import Callable
 
 import sqlalchemy as sa
 
+# Declared apart, re-exported here with the content tables (``ForeignKey`` names such as
+# ``"post.id"`` resolve on the shared metadata whichever module declares the table).
+from eventcal.storage.account_tables import app_password as app_password  # noqa: PLC0414
+from eventcal.storage.account_tables import app_user as app_user  # noqa: PLC0414
+from eventcal.storage.media_tables import media as media  # noqa: PLC0414
+from eventcal.storage.media_tables import media_file as media_file  # noqa: PLC0414
+
 # Re-exported (``X as X``): the shared parts live with the service's own tables, importers of
 # the content tables keep finding them here.
 from eventcal.storage.service_tables import LocalDateTime as LocalDateTime  # noqa: PLC0414
@@ -24,10 +32,10 @@ from eventcal.storage.service_tables import UtcDateTime as UtcDateTime  # noqa: 
 from eventcal.storage.service_tables import metadata as metadata  # noqa: PLC0414
 
 LIVE_STATUSES = ("publish", "future", "private")
+"""Statuses whose slugs must be unique (WordPress leaves drafts' slugs alone)."""
 CATEGORY_TAXONOMY = "tribe_events_cat"
 TAG_TAXONOMY = "post_tag"
 """``term.taxonomy`` values (the original's taxonomy names)."""
-"""Statuses whose slugs must be unique (WordPress leaves drafts' slugs alone)."""
 
 post = sa.Table(
     "post",
@@ -35,86 +43,6 @@ post = sa.Table(
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("type", sa.String(16), nullable=False),
     sqlite_autoincrement=True,
-)
-
-app_user = sa.Table(
-    "app_user",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("login", sa.String(60), nullable=False, unique=True),
-    sa.Column("display_name", sa.String(250), nullable=False, server_default=""),
-    sa.Column("email", sa.String(100), nullable=False, server_default=""),
-    sa.Column("role", sa.String(20), nullable=False),
-    sa.Column("created_at", UtcDateTime, nullable=False),
-    sqlite_autoincrement=True,
-)
-
-app_password = sa.Table(
-    "app_password",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column(
-        "user_id", sa.Integer, sa.ForeignKey("app_user.id", ondelete="CASCADE"), nullable=False
-    ),
-    sa.Column("label", sa.String(100), nullable=False),
-    sa.Column("password_hash", sa.String(200), nullable=False),
-    sa.Column("created_at", UtcDateTime, nullable=False),
-    sa.Column("last_used_at", UtcDateTime, nullable=True),
-    sa.UniqueConstraint("user_id", "label"),
-    sqlite_autoincrement=True,
-)
-
-media = sa.Table(
-    "media",
-    metadata,
-    sa.Column("id", sa.Integer, sa.ForeignKey("post.id"), primary_key=True, autoincrement=False),
-    sa.Column("url", sa.String(2048), nullable=False),
-    sa.Column("mime_type", sa.String(100), nullable=False, server_default=""),
-    sa.Column("extension", sa.String(16), nullable=False, server_default=""),
-    sa.Column("width", sa.Integer, nullable=True),
-    sa.Column("height", sa.Integer, nullable=True),
-    sa.Column("filesize", sa.Integer, nullable=True),
-    sa.Column("created_at", UtcDateTime, nullable=False),
-    # Uploaded items (issue 16); imported ones leave these at their defaults.
-    sa.Column(
-        "author_id", sa.Integer, sa.ForeignKey("app_user.id", ondelete="SET NULL"), nullable=True
-    ),
-    sa.Column(
-        "parent_id", sa.Integer, sa.ForeignKey("post.id", ondelete="SET NULL"), nullable=True
-    ),
-    sa.Column("title", sa.Text, nullable=False, server_default=""),
-    sa.Column("alt_text", sa.Text, nullable=False, server_default=""),
-    sa.Column("caption", sa.Text, nullable=False, server_default=""),
-    sa.Column("file_name", sa.String(255), nullable=False, server_default=""),
-    # The renditions' details as JSON ({"thumbnail": {"width": …, "url": …}, …}): shown with
-    # every image without a second query.
-    sa.Column("sizes", sa.Text, nullable=True),
-    sa.Column("modified_at", UtcDateTime, nullable=True),
-    sa.Column("revision", sa.Integer, nullable=False, server_default="1"),
-    sa.Index(None, "url"),
-    sa.Index(None, "created_at", "id"),
-    sa.Index(None, "parent_id"),
-    sa.Index(None, "mime_type"),
-)
-
-media_file = sa.Table(
-    "media_file",
-    metadata,
-    # The bytes of an uploaded item, one row per size (``full``, ``thumbnail``…); deleting the
-    # item deletes them.
-    sa.Column(
-        "media_id",
-        sa.Integer,
-        sa.ForeignKey("media.id", ondelete="CASCADE"),
-        primary_key=True,
-        autoincrement=False,
-    ),
-    sa.Column("size", sa.String(16), primary_key=True),
-    sa.Column("hash", sa.String(64), nullable=False),
-    sa.Column("name", sa.String(255), nullable=False),
-    sa.Column("mime_type", sa.String(100), nullable=False),
-    sa.Column("data", sa.LargeBinary, nullable=False),
-    sa.Index(None, "hash", unique=True),
 )
 
 
