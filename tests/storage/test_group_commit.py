@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sqlite3
 import threading
 import time
@@ -332,3 +333,33 @@ def test_writers_resume_within_a_few_turns_of_the_loop_after_their_commit(path: 
 
     run(path, scenario)
     assert max(waits) <= 3, waits  # two: the hand-over, then the writer (it was six)
+
+
+def _temporary_files() -> list[str]:
+    """SQLite's temporary files open in this process (it unlinks them as it opens them)."""
+    found = []
+    for fd in Path("/proc/self/fd").iterdir():
+        with contextlib.suppress(OSError):
+            target = os.readlink(fd)
+            if "etilqs_" in target:
+                found.append(target)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
+def test_a_large_write_keeps_its_savepoint_journal_in_memory(path: Path) -> None:
+    # A write request's savepoint copies every page it changes to the savepoint's journal;
+    # past 64 KiB SQLite would spill it to a temporary file, a write system call per page.
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
+        conn.executemany("INSERT INTO note (text) VALUES (?)", [("x" * 4000,)] * 200)
+    seen: list[list[str]] = []
+
+    async def scenario(db: SQLiteDatabase) -> None:
+        async with db.transaction() as conn:
+            raw = conn.raw  # type: ignore[attr-defined]
+            raw.execute("UPDATE note SET text = 'y' || substr(text, 2)")  # ~800 KB of pages
+            seen.append(_temporary_files())
+
+    run(path, scenario)
+    assert seen == [[]]
+    assert {text[:2] for text in notes(path)} == {"yx"}
