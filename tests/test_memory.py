@@ -3,7 +3,10 @@ worker's resident memory grew past 150 MB while its Python objects stayed at 53 
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -56,3 +59,49 @@ def test_every_worker_releases_memory_while_it_runs(
     stopped = len(calls)
     time.sleep(0.05)
     assert len(calls) == stopped  # the task ends with the app
+
+
+_WORKER = """
+import asyncio, gc, json
+from eventcal.app import asgi, create_app
+
+async def start(app):
+    sent = []
+    messages = [{"type": "lifespan.startup"}]
+
+    async def receive():
+        return messages.pop(0) if messages else await asyncio.Event().wait()
+
+    async def send(message):
+        sent.append(message["type"])
+
+    task = asyncio.ensure_future(app({"type": "lifespan"}, receive, send))
+    while not sent:
+        await asyncio.sleep(0.01)
+    task.cancel()
+    return sent
+
+before = (gc.get_freeze_count(), gc.get_threshold()[0])
+plain = asyncio.run(start(create_app()))
+after_plain = (gc.get_freeze_count(), gc.get_threshold()[0])
+served = asyncio.run(start(asgi()))
+print(json.dumps([before, plain, after_plain, served, gc.get_freeze_count(), gc.get_threshold()]))
+"""
+
+
+def test_a_server_worker_settles_its_garbage_collector_once_started(
+    database_url: str, tmp_path: Path
+) -> None:
+    env = {**os.environ, "EVENTCAL_DATABASE_URL": database_url, "EVENTCAL_LOG_LEVEL": "ERROR"}
+    command = [sys.executable, "-c", _WORKER]
+    done = subprocess.run(  # noqa: S603 - this interpreter, this file's code
+        command, check=False, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    before, plain, after_plain, served, frozen, threshold = json.loads(done.stdout)
+    assert plain == served == ["lifespan.startup.complete"]
+    # An app built for tests or embedding leaves the process's collector alone...
+    assert after_plain == before == [0, 700]
+    # ...a server's worker freezes what it built at start and collects the young less often.
+    assert frozen > 10_000
+    assert threshold[0] == memory.YOUNG_THRESHOLD

@@ -77,8 +77,10 @@ def create_app(
     *,
     database: Database | None = None,
     clock: Callable[[], datetime] | None = None,
+    worker: bool = False,
 ) -> App:
-    """Build the ASGI app. The database opens in the lifespan, not at import time."""
+    """Build the ASGI app. The database opens in the lifespan, not at import time. A server's
+    ``worker`` settles its memory once started (:func:`eventcal.memory.settle`)."""
     settings = settings or load_settings()
     db = database or create_database(
         settings.database_url,
@@ -146,7 +148,7 @@ def create_app(
                     await task
             await db.shutdown()
 
-    return App(router, runtime, settings, lifespan)
+    return App(router, runtime, settings, lifespan, worker=worker)
 
 
 class App:
@@ -162,9 +164,12 @@ class App:
         runtime: Runtime,
         settings: Settings,
         lifespan: Callable[[], contextlib.AbstractAsyncContextManager[None]],
+        *,
+        worker: bool = False,
     ) -> None:
         self.router = router
         self.lifespan = lifespan
+        self.worker = worker
         self.docs_ui = DocsUi(
             default_language=runtime.site.default_language, public_url=settings.public_url
         )
@@ -211,6 +216,8 @@ class App:
             log.exception("startup failed")
             await send({"type": "lifespan.startup.failed", "message": str(exc)})
             return
+        if self.worker:
+            memory.settle()
         await send({"type": "lifespan.startup.complete"})
         message = await receive()
         try:
@@ -275,4 +282,4 @@ def asgi() -> App:
     """Entry point for servers (``granian --factory eventcal.app:asgi``)."""
     settings = load_settings()
     logs.configure(settings.log_level, access_log=settings.access_log)
-    return create_app(settings)
+    return create_app(settings, worker=True)
