@@ -31,11 +31,12 @@ def settle() -> None:
     routes: ~120,000 objects) goes where the garbage collector no longer looks (``gc.freeze``),
     and the youngest generation is collected after :data:`YOUNG_THRESHOLD` allocations.
 
-    A worker creating events under load otherwise spent ~65 µs of each request in the
+    A worker creating events under load otherwise spent ~85 µs of each request in the
     collector: a full collection (every ~2 s) walked all those objects (~50 ms, a pause every
     request waiting then saw), and with 32 requests in flight the 700 allocations of the
-    default made a young collection every ~8 requests, promoting objects that die soon after.
-    Measured: 0.45 s of collections over 6,700 creates -> 0.08 s (bench/README.md)."""
+    default made a young collection every ~7 requests, promoting objects that die soon after.
+    Measured on a worker: 0.47 s of collections over ~5,400 creates, 0.09 s after
+    (bench/README.md)."""
     gc.collect()
     gc.freeze()
     _, middle, oldest = gc.get_threshold()

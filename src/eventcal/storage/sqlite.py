@@ -132,11 +132,6 @@ def open_sqlite(path: str, busy_timeout_ms: int) -> sqlite3.Connection:
     raw.row_factory = sqlite3.Row
     raw.execute("PRAGMA journal_mode=WAL")
     raw.execute("PRAGMA synchronous=FULL")
-    # Every write request runs in a savepoint of its batch (group commit), which copies each
-    # page it changes first to the savepoint's journal. Past 64 KiB SQLite spills that journal
-    # to a temporary file: a create (~55 pages) then made ~110 write system calls to
-    # /var/tmp (176 in all per create; 60 with the journal in memory, bench/README.md).
-    raw.execute("PRAGMA temp_store=MEMORY")
     raw.execute("PRAGMA foreign_keys=ON")
     raw.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
     return raw
@@ -220,6 +215,12 @@ class SQLiteDatabase(Database):
             self._read = SQLiteConnection(self, open_sqlite(self.path, self.busy_timeout_ms))
             self._write = SQLiteConnection(self, open_sqlite(self.path, self.busy_timeout_ms))
             self._write.raw.execute("PRAGMA wal_autocheckpoint=0")
+            # Every write request runs in a savepoint of its batch, which copies each page it
+            # changes to the savepoint's journal first. Past 64 KiB SQLite spills that journal
+            # to a temporary file: a create (~55 pages) made ~110 write system calls to
+            # /var/tmp (bench/README.md). The read connection keeps the default, so a large
+            # sort still spills to a file instead of growing in memory.
+            self._write.raw.execute("PRAGMA temp_store=MEMORY")
             self._checkpointer = open_sqlite(self.path, self.busy_timeout_ms)
             self._wal_index = wal.open_index(self.path)
 
