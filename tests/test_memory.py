@@ -89,9 +89,7 @@ print(json.dumps([before, plain, after_plain, served, gc.get_freeze_count(), gc.
 """
 
 
-def test_a_server_worker_settles_its_garbage_collector_once_started(
-    database_url: str, tmp_path: Path
-) -> None:
+def test_a_server_worker_settles_its_garbage_collector_once_started(database_url: str) -> None:
     env = {**os.environ, "EVENTCAL_DATABASE_URL": database_url, "EVENTCAL_LOG_LEVEL": "ERROR"}
     command = [sys.executable, "-c", _WORKER]
     done = subprocess.run(  # noqa: S603 - this interpreter, this file's code

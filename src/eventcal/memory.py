@@ -28,7 +28,7 @@ generation, in a server's worker (CPython's default is 700; see :func:`settle`).
 
 def settle() -> None:
     """Once a server's worker has started: what it built at start (modules, statements, the
-    routes: ~120,000 objects) goes where the garbage collector no longer looks (``gc.freeze``),
+    routes: ~100,000 objects) goes where the garbage collector no longer looks (``gc.freeze``),
     and the youngest generation is collected after :data:`YOUNG_THRESHOLD` allocations.
 
     A worker creating events under load otherwise spent ~85 µs of each request in the
